@@ -14,7 +14,7 @@ import {
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-Q7YQ2OGE.js";
+} from "./cli-chunk-DKCBJF3Y.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -23,7 +23,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-TSEGE3HJ.js";
+} from "./cli-chunk-OEDEXL6R.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -41,7 +41,7 @@ import {
   startKeyProxy,
   startingCommit,
   workTreeRoot
-} from "./cli-chunk-VWSYOMHT.js";
+} from "./cli-chunk-XAHD7F3H.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -59,7 +59,7 @@ import {
   childEchoFence,
   gitStream,
   runProcess
-} from "./cli-chunk-6VSZNTWC.js";
+} from "./cli-chunk-K35N5HEM.js";
 import {
   createRedactor,
   unreachable

@@ -60,7 +60,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-E7KO26GM.js";
+} from "./cli-chunk-ZVKCQWOJ.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -79,7 +79,7 @@ import {
 } from "./cli-chunk-65TFX77S.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-Q7YQ2OGE.js";
+} from "./cli-chunk-DKCBJF3Y.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -97,7 +97,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-TSEGE3HJ.js";
+} from "./cli-chunk-OEDEXL6R.js";
 import {
   cliSecrets,
   clip,
@@ -106,6 +106,7 @@ import {
   formatDuration,
   gitOptions,
   liesInRepository,
+  nulFields,
   oneLine,
   outsideWrites,
   readCliPolicy,
@@ -114,7 +115,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-VWSYOMHT.js";
+} from "./cli-chunk-XAHD7F3H.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,
@@ -144,7 +145,7 @@ import {
   runProcess,
   shareWithIdentity,
   trustedCommand
-} from "./cli-chunk-6VSZNTWC.js";
+} from "./cli-chunk-K35N5HEM.js";
 import {
   createRedactor,
   unreachable
@@ -1591,11 +1592,6 @@ async function gitBytes(args, cwd, context) {
   const chunks = [];
   await gitStream(args, { ...options(cwd, context), onStdout: (chunk) => chunks.push(chunk) });
   return Buffer.concat(chunks);
-}
-function nulFields(bytes) {
-  const fields = bytes.toString("utf8").split("\0");
-  if (fields.at(-1) === "") fields.pop();
-  return fields;
 }
 async function evidenceGaps(root, tree, context = {}) {
   const [dirtySubmodules, unrepresentedFiles] = await Promise.all([

@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-WOCSFKA6.js";
+} from "./cli-chunk-KPVUU4PQ.js";
 import {
   localModelCli,
   planAuto,
@@ -13,28 +13,28 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-E7KO26GM.js";
+} from "./cli-chunk-ZVKCQWOJ.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-Q7YQ2OGE.js";
+import "./cli-chunk-DKCBJF3Y.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-TSEGE3HJ.js";
+} from "./cli-chunk-OEDEXL6R.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-VWSYOMHT.js";
+} from "./cli-chunk-XAHD7F3H.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-6VSZNTWC.js";
+import "./cli-chunk-K35N5HEM.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

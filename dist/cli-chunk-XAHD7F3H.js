@@ -18,7 +18,7 @@ import {
   gitStream,
   hiddenPaths,
   outputFileProblem
-} from "./cli-chunk-6VSZNTWC.js";
+} from "./cli-chunk-K35N5HEM.js";
 import {
   createRedactor,
   unreachable
@@ -1266,11 +1266,6 @@ async function workTreeRoot(dir, context = {}) {
     throw error;
   }
 }
-async function workTreeRootAndGitPath(dir, name, context = {}) {
-  const root = await workTreeRoot(dir, context);
-  const path = await git(["rev-parse", "--git-path", name], gitOptions(root, context));
-  return { root, path: isAbsolute2(path) ? path : join4(root, path) };
-}
 async function headCommit(root, context) {
   try {
     return await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], gitOptions(root, context));
@@ -1290,30 +1285,24 @@ async function seedFromUserIndex(userIndexPath, indexFile) {
     return false;
   }
 }
+function nulFields(bytes) {
+  const fields = bytes.toString("utf8").split("\0");
+  if (fields.at(-1) === "") fields.pop();
+  return fields;
+}
 var FLAG_PATHS_PER_CALL = 500;
 async function clearSkipFlags(root, context, indexFile) {
   const options = gitOptions(root, context, { GIT_INDEX_FILE: indexFile });
   const assumed = [];
   const skipped = [];
-  let pending = Buffer.alloc(0);
-  const take = (entry) => {
+  const chunks = [];
+  await gitStream(["ls-files", "-v", "-z"], { ...options, onStdout: (chunk) => chunks.push(chunk) });
+  for (const entry of nulFields(Buffer.concat(chunks))) {
     const tag = entry[0] ?? "";
     const path = entry.slice(2);
     if (tag === "S" || tag === "s") skipped.push(path);
     if (tag !== tag.toUpperCase()) assumed.push(path);
-  };
-  await gitStream(["ls-files", "-v", "-z"], {
-    ...options,
-    onStdout: (chunk) => {
-      pending = Buffer.concat([pending, chunk]);
-      let end = pending.indexOf(0);
-      while (end !== -1) {
-        take(pending.subarray(0, end).toString("utf8"));
-        pending = pending.subarray(end + 1);
-        end = pending.indexOf(0);
-      }
-    }
-  });
+  }
   for (const [flag, paths] of [
     ["--no-assume-unchanged", assumed],
     ["--no-skip-worktree", skipped]
@@ -1324,10 +1313,12 @@ async function clearSkipFlags(root, context, indexFile) {
   }
 }
 async function withWorkingTreeIndex(repoDir, context, task) {
-  const { root, path: userIndexPath } = await workTreeRootAndGitPath(repoDir, "index", context);
+  const root = await workTreeRoot(repoDir, context);
   const tempDir = await mkdtemp(join4(tmpdir(), "evidence-gate-index-"));
   const indexFile = join4(tempDir, "index");
   try {
+    const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
+    const userIndexPath = isAbsolute2(userIndex) ? userIndex : join4(root, userIndex);
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args) => git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
@@ -1398,12 +1389,8 @@ async function locateRepository(o) {
   if (!isDir(folder))
     return { ok: false, problems: [`--repo ${folder} is not a folder: give the repository's folder`] };
   let root;
-  let objectStore;
   try {
-    ({ root, path: objectStore } = await workTreeRootAndGitPath(folder, "objects", {
-      baseEnv: o.env,
-      knownSecrets: o.knownSecrets
-    }));
+    root = await workTreeRoot(folder, { baseEnv: o.env, knownSecrets: o.knownSecrets });
   } catch (error) {
     if (!(error instanceof NotAGitRepositoryError)) throw error;
     return {
@@ -1430,11 +1417,7 @@ async function locateRepository(o) {
     };
   }
   const down = relative2(realOrSelf2(root), realOrSelf2(workDir)).split(sep2).join("/");
-  return {
-    ok: true,
-    repo: { repoDir: root, ...down !== "" ? { workingDirectory: down } : {} },
-    objectStore
-  };
+  return { ok: true, repo: { repoDir: root, ...down !== "" ? { workingDirectory: down } : {} } };
 }
 
 // src/local-run/local-setup.ts
@@ -1493,11 +1476,7 @@ async function checkedRepository(command, f, io, o) {
       "give --runs-dir DIR on a writable disk, or run in a writable clone"
     );
     if (runsProblem !== null) problems.push(runsProblem);
-    const objects = await gitObjectsProblem(located.repo.repoDir, {
-      env: io.env,
-      knownSecrets,
-      objectStore: located.objectStore
-    });
+    const objects = await gitObjectsProblem(located.repo.repoDir, { env: io.env, knownSecrets });
     if (objects !== null) problems.push(objects);
   }
   if (located.ok && f.baseRef !== void 0) {
@@ -1730,6 +1709,7 @@ export {
   NoCommitError,
   gitOptions,
   workTreeRoot,
+  nulFields,
   withWorkingTreeIndex,
   evidenceTree,
   evidenceTreeAndRoot,

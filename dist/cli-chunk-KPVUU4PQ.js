@@ -2,20 +2,20 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   chooseVerifyCommand
-} from "./cli-chunk-E7KO26GM.js";
+} from "./cli-chunk-ZVKCQWOJ.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   verifyCommandRunsNothing
-} from "./cli-chunk-TSEGE3HJ.js";
+} from "./cli-chunk-OEDEXL6R.js";
 import {
   MAX_CYCLES,
   opt,
   parseFlags,
   readGoalLoop,
   readRepairAttempts
-} from "./cli-chunk-VWSYOMHT.js";
+} from "./cli-chunk-XAHD7F3H.js";
 
 // src/run/request.ts
 var PLANNER_TIMEOUT_MS = 20 * 6e4;

@@ -1424,7 +1424,7 @@ function fileUnwritable(file) {
 async function gitObjectsProblem(root, context) {
   let objects;
   try {
-    objects = context.objectStore ?? await git(["rev-parse", "--git-path", "objects"], {
+    objects = await git(["rev-parse", "--git-path", "objects"], {
       cwd: root,
       baseEnv: context.env,
       knownSecrets: context.knownSecrets

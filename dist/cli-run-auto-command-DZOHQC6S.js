@@ -4,11 +4,11 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-WOCSFKA6.js";
+} from "./cli-chunk-KPVUU4PQ.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-RLEAWMFM.js";
+} from "./cli-chunk-HOV5FOSE.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -20,21 +20,21 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-E7KO26GM.js";
+} from "./cli-chunk-ZVKCQWOJ.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-Q7YQ2OGE.js";
-import "./cli-chunk-TSEGE3HJ.js";
+import "./cli-chunk-DKCBJF3Y.js";
+import "./cli-chunk-OEDEXL6R.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-VWSYOMHT.js";
+} from "./cli-chunk-XAHD7F3H.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-6VSZNTWC.js";
+import "./cli-chunk-K35N5HEM.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -35321,11 +35321,6 @@ async function workTreeRoot(dir, context = {}) {
     throw error63;
   }
 }
-async function workTreeRootAndGitPath(dir, name, context = {}) {
-  const root = await workTreeRoot(dir, context);
-  const path2 = await git(["rev-parse", "--git-path", name], gitOptions(root, context));
-  return { root, path: isAbsolute4(path2) ? path2 : join8(root, path2) };
-}
 async function headCommit(root, context) {
   try {
     return await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], gitOptions(root, context));
@@ -35345,30 +35340,24 @@ async function seedFromUserIndex(userIndexPath, indexFile) {
     return false;
   }
 }
+function nulFields(bytes) {
+  const fields = bytes.toString("utf8").split("\0");
+  if (fields.at(-1) === "") fields.pop();
+  return fields;
+}
 var FLAG_PATHS_PER_CALL = 500;
 async function clearSkipFlags(root, context, indexFile) {
   const options3 = gitOptions(root, context, { GIT_INDEX_FILE: indexFile });
   const assumed = [];
   const skipped = [];
-  let pending = Buffer.alloc(0);
-  const take = (entry) => {
+  const chunks = [];
+  await gitStream(["ls-files", "-v", "-z"], { ...options3, onStdout: (chunk) => chunks.push(chunk) });
+  for (const entry of nulFields(Buffer.concat(chunks))) {
     const tag = entry[0] ?? "";
     const path2 = entry.slice(2);
     if (tag === "S" || tag === "s") skipped.push(path2);
     if (tag !== tag.toUpperCase()) assumed.push(path2);
-  };
-  await gitStream(["ls-files", "-v", "-z"], {
-    ...options3,
-    onStdout: (chunk) => {
-      pending = Buffer.concat([pending, chunk]);
-      let end = pending.indexOf(0);
-      while (end !== -1) {
-        take(pending.subarray(0, end).toString("utf8"));
-        pending = pending.subarray(end + 1);
-        end = pending.indexOf(0);
-      }
-    }
-  });
+  }
   for (const [flag, paths] of [
     ["--no-assume-unchanged", assumed],
     ["--no-skip-worktree", skipped]
@@ -35379,10 +35368,12 @@ async function clearSkipFlags(root, context, indexFile) {
   }
 }
 async function withWorkingTreeIndex(repoDir, context, task2) {
-  const { root, path: userIndexPath } = await workTreeRootAndGitPath(repoDir, "index", context);
+  const root = await workTreeRoot(repoDir, context);
   const tempDir = await mkdtemp(join8(tmpdir(), "evidence-gate-index-"));
   const indexFile = join8(tempDir, "index");
   try {
+    const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
+    const userIndexPath = isAbsolute4(userIndex) ? userIndex : join8(root, userIndex);
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args) => git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
@@ -36792,11 +36783,6 @@ async function gitBytes(args, cwd, context) {
   const chunks = [];
   await gitStream(args, { ...options2(cwd, context), onStdout: (chunk) => chunks.push(chunk) });
   return Buffer.concat(chunks);
-}
-function nulFields(bytes) {
-  const fields = bytes.toString("utf8").split("\0");
-  if (fields.at(-1) === "") fields.pop();
-  return fields;
 }
 async function evidenceGaps(root, tree, context = {}) {
   const [dirtySubmodules, unrepresentedFiles] = await Promise.all([

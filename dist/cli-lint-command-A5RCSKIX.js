@@ -14,7 +14,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-Q7YQ2OGE.js";
+} from "./cli-chunk-DKCBJF3Y.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -27,19 +27,19 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-TSEGE3HJ.js";
+} from "./cli-chunk-OEDEXL6R.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-VWSYOMHT.js";
+} from "./cli-chunk-XAHD7F3H.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-6VSZNTWC.js";
+import "./cli-chunk-K35N5HEM.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 
