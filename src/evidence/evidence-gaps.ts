@@ -51,17 +51,26 @@ export interface EvidenceGaps {
 export interface EvidenceGapsOptions extends GitContext {
   /** Default {@link DEFAULT_MAX_FILTERED_FILES}. */
   readonly maxFilteredFiles?: number;
+  /**
+   * The temporary index the tree was written from (`withWorkingTreeIndex`), read by every git of the
+   * check: the submodules checked are the tree's gitlinks, not whatever the repository's own index — which
+   * the pull request can write — lists. Absent: git's default index.
+   */
+  readonly treeIndex?: string;
 }
 
-const options = (cwd: string, context: GitContext) => ({
+const options = (cwd: string, context: EvidenceGapsOptions) => ({
   cwd,
   ...(context.baseEnv !== undefined ? { baseEnv: context.baseEnv } : {}),
   ...(context.knownSecrets !== undefined ? { knownSecrets: context.knownSecrets } : {}),
-  set: { GIT_OPTIONAL_LOCKS: "0" },
+  set: {
+    GIT_OPTIONAL_LOCKS: "0",
+    ...(context.treeIndex !== undefined ? { GIT_INDEX_FILE: context.treeIndex } : {}),
+  },
 });
 
 /** Runs git and returns its raw stdout (no decoding, no trimming). */
-async function gitBytes(args: readonly string[], cwd: string, context: GitContext): Promise<Buffer> {
+async function gitBytes(args: readonly string[], cwd: string, context: EvidenceGapsOptions): Promise<Buffer> {
   const chunks: Buffer[] = [];
   await gitStream(args, { ...options(cwd, context), onStdout: (chunk) => chunks.push(chunk) });
   return Buffer.concat(chunks);
@@ -103,7 +112,10 @@ export async function evidenceGaps(
 }
 
 /** Submodules `git status` reports with new commits, modified content or untracked content. */
-export async function findDirtySubmodules(root: string, context: GitContext = {}): Promise<string[]> {
+export async function findDirtySubmodules(
+  root: string,
+  context: EvidenceGapsOptions = {},
+): Promise<string[]> {
   // `-uno`: the superproject's untracked files are not needed; a submodule's untracked content is still
   // reported in its `S<c><m><u>` field with `--ignore-submodules=none`.
   // On the trusted git directory (the action, ADR 0012), `none` would make git start `git status` inside

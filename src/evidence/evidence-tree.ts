@@ -3,18 +3,20 @@
  *
  * The evidence tree of a verify is the git tree hash of the working tree the command ran on: every
  * tracked and untracked-but-not-ignored file, taken through a TEMPORARY index so the user's index is never
- * touched (`GIT_INDEX_FILE` in a temp dir, seeded from a backdated copy of the repository's index — so
- * unchanged files are not re-hashed — or from `HEAD`; then `git add -A`; then `git write-tree`). The blobs it writes
- * are ordinary loose objects; nothing else in the repository changes.
+ * read or touched (`GIT_INDEX_FILE` in a temp dir, seeded from a backdated copy of the engine's own index of
+ * the last tree of that work tree — so unchanged files are not re-hashed — or from `HEAD`; then
+ * `git add -A`; then `git write-tree`). The blobs it writes are ordinary loose objects; nothing else in the
+ * repository changes.
  *
  * The starting commit is `HEAD` when the run begins: the PR head, or GitHub's test merge commit of that
  * head into the base (`refs/pull/N/merge`, whose second parent is the head).
  */
-import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute, join } from "node:path";
-import { GitError, git, gitStream } from "../proc/git.js";
-import { hiddenPaths } from "../proc/trusted-git.js";
+import { join } from "node:path";
+import { GitError, git } from "../proc/git.js";
+import { currentTrustedGit, hiddenPaths } from "../proc/trusted-git.js";
+import { copySeed, seedIndexes } from "./seed-index.js";
 
 /** The environment git runs from; scrubbed by the git child-env policy (SPEC §9). */
 export interface GitContext {
@@ -108,27 +110,6 @@ async function headCommit(root: string, context: GitContext): Promise<string | n
   }
 }
 
-/**
- * Copies the user's index (its stat cache spares re-hashing unchanged files) and backdates the copy by a
- * second. Git trusts an entry's stat data only when the entry is older than the index file itself (the
- * "racy-clean" rule, Documentation/technical/racy-git.txt); a copy with a fresh mtime would make a
- * same-size edit made in the same second as the last index write look clean, and the evidence tree would
- * miss it. Backdated, every entry git would re-check on the original is re-checked on the copy.
- *
- * @returns false when there is no index to copy (a fresh clone with no index, an unborn branch).
- */
-async function seedFromUserIndex(userIndexPath: string, indexFile: string): Promise<boolean> {
-  try {
-    const original = await stat(userIndexPath);
-    await copyFile(userIndexPath, indexFile);
-    await utimes(indexFile, original.atime, new Date(original.mtimeMs - 1000));
-    return true;
-  } catch {
-    await rm(indexFile, { force: true });
-    return false;
-  }
-}
-
 /** NUL-separated fields of a git `-z` listing, decoded as UTF-8 (no empty last field). */
 export function nulFields(bytes: Buffer): string[] {
   const fields = bytes.toString("utf8").split("\0");
@@ -136,39 +117,32 @@ export function nulFields(bytes: Buffer): string[] {
   return fields;
 }
 
-/** How many paths one `git update-index` call is given (well under any argv limit). */
-const FLAG_PATHS_PER_CALL = 500;
-
 /**
- * Clears the "assume unchanged" and "skip-worktree" bits (git-update-index(1)) from the temporary index
- * seeded from the user's: `git add -A` trusts an entry carrying either bit and does not look at its file, so
- * a bit set on the user's index — by a node's agent, a verify command, an earlier step, a sparse checkout —
- * made the evidence tree name the committed blob while the edited file was what ran (found by an attack on
- * this session's merge; it had been so since the seed existed). One `git ls-files -v -z` lists the bits (a
- * lowercase tag: assume unchanged; `S`/`s`: skip-worktree); the user's own index is never written.
+ * Configuration every git of an evidence tree gets on its command line (which wins over every
+ * configuration file): the keys that decide whether git trusts an index entry's stat data instead of
+ * reading the file. A repository's `.git/config` is written by whoever ran in it — a node's agent, a verify
+ * command — and `core.ignoreStat` makes `git add -A` mark what it adds "assume unchanged",
+ * `core.checkStat=minimal` and `core.trustctime=false` let a same-size edit with its mtime put back pass as
+ * unchanged, and an untracked cache or split index is one more file to trust (git-config(1)).
  */
-async function clearSkipFlags(root: string, context: GitContext, indexFile: string): Promise<void> {
-  const options = gitOptions(root, context, { GIT_INDEX_FILE: indexFile });
-  const assumed: string[] = [];
-  const skipped: string[] = [];
-  const chunks: Buffer[] = [];
-  await gitStream(["ls-files", "-v", "-z"], { ...options, onStdout: (chunk) => chunks.push(chunk) });
-  for (const entry of nulFields(Buffer.concat(chunks))) {
-    const tag = entry[0] ?? "";
-    const path = entry.slice(2);
-    if (tag === "S" || tag === "s") skipped.push(path);
-    if (tag !== tag.toUpperCase()) assumed.push(path);
-  }
-  // One bit per call: update-index applies only the first of --no-assume-unchanged / --no-skip-worktree.
-  for (const [flag, paths] of [
-    ["--no-assume-unchanged", assumed],
-    ["--no-skip-worktree", skipped],
-  ] as const) {
-    for (let i = 0; i < paths.length; i += FLAG_PATHS_PER_CALL) {
-      await git(["update-index", flag, "--", ...paths.slice(i, i + FLAG_PATHS_PER_CALL)], options);
-    }
-  }
-}
+const STAT_TRUST_PINS: readonly string[] = [
+  "-c",
+  "core.ignoreStat=false",
+  "-c",
+  "core.checkStat=default",
+  "-c",
+  "core.trustctime=true",
+  "-c",
+  "core.untrackedCache=false",
+  "-c",
+  "core.splitIndex=false",
+  // A seed is kept only in a form seed-index.ts reads (`feature.manyFiles` would ask for version 4 and no
+  // checksum).
+  "-c",
+  "index.version=2",
+  "-c",
+  "index.skipHash=false",
+];
 
 /**
  * Runs `task` with a temporary index that holds the whole working tree (`git add -A`), then removes it.
@@ -180,22 +154,30 @@ export async function withWorkingTreeIndex<T>(
   task: (scope: {
     readonly root: string;
     readonly git: (args: readonly string[]) => Promise<string>;
+    /** The temporary index (`GIT_INDEX_FILE`), for a git `task` starts with its own options. */
+    readonly indexFile: string;
   }) => Promise<T>,
 ): Promise<T> {
   const root = await workTreeRoot(repoDir, context);
   const tempDir = await mkdtemp(join(tmpdir(), "evidence-gate-index-"));
   const indexFile = join(tempDir, "index");
   try {
-    // Asked in the top directory, where every later git of the tree runs — never together with the top
-    // directory from `repoDir`: from a sub-folder holding a planted `.git` whose `core.worktree` points back
-    // up, that call answers with the planted repository's index (test/evidence/evidence-tree.test.ts).
-    const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
-    const userIndexPath = isAbsolute(userIndex) ? userIndex : join(root, userIndex);
-    const seeded = await seedFromUserIndex(userIndexPath, indexFile);
+    // Never the repository's own index (seed-index.ts says why). A second early: file times come from the
+    // kernel's coarse clock, which may lag this one.
+    const readSince = Math.floor(Date.now() / 1000) - 1;
+    const seedKey = `${currentTrustedGit()?.gitDir ?? ""}\0${root}`;
     const scoped = (args: readonly string[]): Promise<string> =>
-      git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
-    if (!seeded && (await headCommit(root, context)) !== null) await scoped(["read-tree", "HEAD"]);
-    if (seeded) await clearSkipFlags(root, context, indexFile);
+      git([...STAT_TRUST_PINS, ...args], gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
+    if (!(await copySeed(seedIndexes.get(seedKey), indexFile))) {
+      // HEAD's entries (no stat data: every file is read) keep what `add -A` leaves as it is — a submodule
+      // that is not checked out stays in the tree. An unborn branch starts from an empty index.
+      try {
+        await scoped(["read-tree", "HEAD"]);
+      } catch (error) {
+        if (!(error instanceof GitError)) throw error;
+        await rm(indexFile, { force: true });
+      }
+    }
     // `-A` without a pathspec covers the whole work tree, whatever the cwd (git ≥ 2.0). In the action, a
     // checkout's git directory moved by PR code is no file of the tree: what stands at its path is left
     // out, and what the seeded index had there goes too (`hiddenPaths`).
@@ -205,8 +187,10 @@ export async function withWorkingTreeIndex<T>(
       const excluded = hidden.map((spec) => spec.replace(":(top,literal)", ":(top,literal,exclude)"));
       await scoped(["add", "-A", "--", ":/", ...excluded]);
     } else await scoped(["add", "-A"]);
+    // Kept before the overlay: the seed is what git read from the files, nothing the engine put there.
+    await seedIndexes.keep(seedKey, indexFile, readSince);
     await context.indexOverlay?.apply({ root, git: scoped });
-    return await task({ root, git: scoped });
+    return await task({ root, git: scoped, indexFile });
   } finally {
     await rm(tempDir, { recursive: true, force: true });
   }

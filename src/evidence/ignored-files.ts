@@ -41,6 +41,11 @@ export type { IgnoredEntries, IgnoredFiles } from "./ignored-fingerprint.js";
 
 /** Over this many ignored files (after exclusions) the fingerprint is `unknown`. */
 export const DEFAULT_MAX_IGNORED_FILES = 500_000;
+/**
+ * An index path no one can create (`/proc` takes no new entries; elsewhere `/` is root's): git reads a
+ * missing index as an empty one.
+ */
+const NO_INDEX = "/proc/evidence-gate-no-index/index";
 const MISSING = -1; // listed by git, gone before lstat (a race with a writer)
 const UNREADABLE = -2; // lstat failed otherwise (EACCES on a parent, ELOOP, …)
 /** lstat calls between two yields to the event loop. */
@@ -113,6 +118,10 @@ export async function ignoredFilesFingerprint(
   try {
     await gitStream(["ls-files", "--others", "--ignored", "--exclude-standard", "-z"], {
       cwd: root,
+      // No index: every ignored file on disk is listed, whatever an index says is tracked. The repository's
+      // index is written by whoever ran in it, and a file force-added there (`git add -f`) but not in HEAD
+      // is in no evidence tree (evidence-tree.ts): listed against it, it was in no record at all.
+      set: { GIT_INDEX_FILE: NO_INDEX },
       ...(options.baseEnv !== undefined ? { baseEnv: options.baseEnv } : {}),
       ...(options.knownSecrets !== undefined ? { knownSecrets: options.knownSecrets } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

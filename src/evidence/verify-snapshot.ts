@@ -7,8 +7,8 @@
 import type { VerifyEvidence } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import { git } from "../proc/git.js";
-import { evidenceGaps } from "./evidence-gaps.js";
-import { evidenceTreeAndRoot, type GitContext, gitOptions } from "./evidence-tree.js";
+import { type EvidenceGapsOptions, evidenceGaps } from "./evidence-gaps.js";
+import { evidenceTreeAndRoot, type GitContext, gitOptions, withWorkingTreeIndex } from "./evidence-tree.js";
 import {
   compareIgnoredFiles,
   type IgnoredFiles,
@@ -48,19 +48,31 @@ export async function snapshotBeforeVerify(
   context: GitContext,
   ignoredFiles: IgnoredFilesCheck | undefined,
 ): Promise<VerifySnapshot> {
-  let taken: { readonly tree: string; readonly root: string } | null = null;
+  let taken: {
+    readonly tree: string;
+    readonly root: string;
+    readonly gaps: Partial<VerifyEvidence>;
+  } | null = null;
   let treeNote: string | null = null;
   try {
-    taken = await evidenceTreeAndRoot(cwd, context);
+    // The gap check describes the tree just written: the same top directory (asking git again could only
+    // name another repository — a `.git` a node planted since in a sub-folder — whose files the tree does
+    // not describe) and the same index (its gitlinks are the submodules checked, not what the repository's
+    // own index, which the pull request can write, lists).
+    taken = await withWorkingTreeIndex(cwd, context, async (scope) => {
+      const tree = await scope.git(["write-tree"]);
+      return {
+        tree,
+        root: scope.root,
+        gaps: await gapFields(scope.root, tree, { ...context, treeIndex: scope.indexFile }),
+      };
+    });
   } catch (error) {
     treeNote = `[evidence-gate] no evidence tree: ${error instanceof Error ? error.message : String(error)}`;
   }
   const tree = taken?.tree ?? null;
-  // The gap check and the ignored files describe the repository the tree was made from: the top directory
-  // the tree's own git call found a moment ago, before the command. Asking git again could only name another
-  // repository (a `.git` a node planted since in a sub-folder), whose files the tree does not describe.
-  const gaps: Partial<VerifyEvidence> =
-    taken !== null ? await gapFields(taken.root, taken.tree, context) : {};
+  const gaps: Partial<VerifyEvidence> = taken?.gaps ?? {};
+  // The ignored files of the same top directory, for the same reason.
   if (ignoredFiles === undefined) return { tree, treeNote, gaps, ignored: {}, before: null };
   const before = await ignoredFilesFingerprint(cwd, {
     ...context,
@@ -92,7 +104,11 @@ export function ranOnTheTreeAlone(evidence: Partial<VerifyEvidence>): boolean {
  * The evidence fields for what the evidence tree does not hold; none when it holds everything. `root` is
  * the top directory `tree` was taken in.
  */
-async function gapFields(root: string, tree: string, context: GitContext): Promise<Partial<VerifyEvidence>> {
+async function gapFields(
+  root: string,
+  tree: string,
+  context: EvidenceGapsOptions,
+): Promise<Partial<VerifyEvidence>> {
   const found = await evidenceGaps(root, tree, context);
   return {
     ...(found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {}),

@@ -76,6 +76,17 @@ describe("dirty submodules", () => {
     expect(evidence.dirtySubmodules).toEqual(["lib"]);
     expect(evidenceGapWords(evidence)).toContain("submodule content on no commit in lib");
   });
+
+  it("runVerify still finds it when the repository's index no longer lists the submodule (`git rm --cached`)", async () => {
+    // The check reads the evidence tree's own index: the repository's index is the pull request's to write.
+    const top = await superWithSubmodule();
+    await top.write("lib/sum.js", "export const sum = (a, b) => a + b;\n");
+    await top.git(["rm", "--cached", "--quiet", "lib"]);
+    const evidence = await runVerify(verifyOptions(top.dir));
+    expect(evidence.outcome).toBe("passed");
+    expect(evidence.evidenceTree).toBe(await top.git(["rev-parse", "HEAD^{tree}"]));
+    expect(evidence.dirtySubmodules).toEqual(["lib"]);
+  });
 });
 
 describe(".gitattributes conversions", () => {

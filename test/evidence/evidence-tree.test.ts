@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -139,13 +140,13 @@ describe("evidenceTree", () => {
 });
 
 /**
- * The evidence tree starts from a copy of the user's index (`git rev-parse --show-toplevel --git-path index`,
- * one call). What the seed shows: a tracked file that matches `.gitignore` and was `git rm --cached` (a
- * staged deletion) is no file of the tree when the user's index is read, but would come back from `HEAD`
- * if the index were not found. `--git-path` answers relative to the call's folder, or absolute (a linked
- * worktree's index lies under the main repository's `.git/worktrees/`).
+ * The evidence tree never reads the repository's index: its entries start from `HEAD` (or the engine's own
+ * index of the last tree of that work tree), and `git add -A` reads the files. What shows it: a tracked file
+ * that matches `.gitignore` and was `git rm --cached` (a staged deletion) is still on disk, so it is in the
+ * tree, as `HEAD` has it — from the top folder, a sub-folder, a link to one, a linked worktree (whose index
+ * lies under the main repository's `.git/worktrees/`) and a folder whose name holds a newline.
  */
-describe("evidenceTree finds the user's index", () => {
+describe("evidenceTree takes the files on disk, whatever the repository's index says", () => {
   async function repoWithStagedIgnoredDeletion(): Promise<TempRepo> {
     const r = await repo({ files, commit: true });
     await r.write("build/kept.bin", "committed before it was ignored\n");
@@ -160,7 +161,8 @@ describe("evidenceTree finds the user's index", () => {
   it("from the top folder and from a sub-folder alike", async () => {
     const r = await repoWithStagedIgnoredDeletion();
     const fromTop = await evidenceTree(r.dir, context);
-    expect(await names(r, fromTop)).not.toContain("build/kept.bin");
+    expect(await names(r, fromTop)).toContain("build/kept.bin");
+    expect(fromTop).toBe(await r.git(["rev-parse", "HEAD^{tree}"]));
     expect(await evidenceTree(join(r.dir, "src"), context)).toBe(fromTop);
   });
 
@@ -170,11 +172,11 @@ describe("evidenceTree finds the user's index", () => {
     const link = join(outside.dir, "link-to-src");
     await symlink(join(r.dir, "src"), link);
     const tree = await evidenceTree(link, context);
-    expect(await names(r, tree)).not.toContain("build/kept.bin");
+    expect(tree).toBe(await r.git(["rev-parse", "HEAD^{tree}"]));
     expect(tree).toBe(await evidenceTree(r.dir, context));
   });
 
-  it("in a linked worktree, whose index is outside its work tree, from a sub-folder", async () => {
+  it("in a linked worktree, whose index is outside its work tree, from a sub-folder: its own HEAD", async () => {
     const r = await repo({ files, commit: true });
     const linked = join(r.dir, ".linked");
     await r.write(".git/info/exclude", ".linked/\n");
@@ -184,10 +186,11 @@ describe("evidenceTree finds the user's index", () => {
     await w.git(["add", "-f", "build/kept.bin"]);
     await w.git(["commit", "--quiet", "-m", "keep"]);
     await w.git(["rm", "--cached", "--quiet", "build/kept.bin"]);
+    await w.write("src/a.js", "export const a = 2;\n");
     expect(await w.git(["rev-parse", "--git-path", "index"])).toMatch(/^\/.*\/worktrees\/.*index$/);
     const tree = await evidenceTree(join(linked, "src"), context);
-    expect(await names(w, tree)).not.toContain("build/kept.bin");
-    expect(await names(w, tree)).toContain("src/a.js");
+    expect(await names(w, tree)).toContain("build/kept.bin");
+    expect(await w.git(["cat-file", "blob", `${tree}:src/a.js`])).toBe("export const a = 2;");
     expect(tree).toBe(await evidenceTree(linked, context));
   });
 
@@ -212,8 +215,10 @@ describe("evidenceTree finds the user's index", () => {
     await r.git(["add", "-f", "build/kept.bin"]);
     await r.git(["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "k"]);
     await r.git(["rm", "--cached", "--quiet", "build/kept.bin"]);
+    await r.write("README.md", "edited\n");
     const tree = await evidenceTree(dir, context);
-    expect((await names(r, tree)).sort()).toEqual([".gitignore", "README.md"]);
+    expect((await names(r, tree)).sort()).toEqual([".gitignore", "README.md", "build/kept.bin"]);
+    expect(await r.git(["cat-file", "blob", `${tree}:README.md`])).toBe("edited");
   });
 
   it("a repository's git directory is not a work tree: the same error, worded the same", async () => {
@@ -273,6 +278,88 @@ describe("evidenceTree looks at every file, whatever bits the user's index carri
       expect(tag).toBe(bit === "--assume-unchanged" ? "h" : "S");
     });
   }
+});
+
+/**
+ * `git add -A` trusts an index entry whose stat data matches its file, and reads nothing. The repository's
+ * index and `.git/config` are written by whoever ran in the checkout, so neither may decide what the tree
+ * holds (found 2026-12-06: an index entry with the edited file's stat data and the committed blob's id made
+ * the CLI say "verified on this commit" while the edit ran).
+ */
+describe("evidenceTree trusts no stat data the pull request could have written", () => {
+  /** Rewrites the object id of `path`'s entry in `.git/index` to `oid`, checksum redone; stat data kept. */
+  async function forgeIndexEntry(r: TempRepo, path: string, oid: string): Promise<void> {
+    await r.git(["add", path]);
+    const staged = await r.git(["rev-parse", `:${path}`]);
+    const file = join(r.dir, ".git", "index");
+    const bytes = Buffer.from(await readFile(file));
+    const at = bytes.indexOf(Buffer.from(staged, "hex"));
+    expect(at).toBeGreaterThan(0);
+    Buffer.from(oid, "hex").copy(bytes, at);
+    createHash("sha1")
+      .update(bytes.subarray(0, bytes.length - 20))
+      .digest()
+      .copy(bytes, bytes.length - 20);
+    await writeFile(file, bytes);
+  }
+
+  it("an index entry with the edited file's stat data and HEAD's blob: the tree holds the edit", async () => {
+    const r = await repo({ files: { "t.sh": "exit 1\n" }, commit: true });
+    const committed = await r.git(["rev-parse", "HEAD:t.sh"]);
+    await r.write("t.sh", "exit 0\n");
+    // An old mtime, so that git's racy-clean rule does not happen to re-read the file.
+    const second = Math.floor(Date.now() / 1000) - 60;
+    await utimes(join(r.dir, "t.sh"), second, second);
+    await forgeIndexEntry(r, "t.sh", committed);
+    // git itself is fooled: the edit does not show.
+    expect(await r.git(["status", "--porcelain"])).toBe("");
+    const tree = await evidenceTree(r.dir, context);
+    expect(await r.git(["cat-file", "blob", `${tree}:t.sh`])).toBe("exit 0");
+    expect(tree).not.toBe(await r.git(["rev-parse", "HEAD^{tree}"]));
+  });
+
+  it("the same forgery between two trees of one work tree: the second tree holds the edit", async () => {
+    const r = await repo({ files: { "t.sh": "exit 1\n" }, commit: true });
+    const committed = await r.git(["rev-parse", "HEAD:t.sh"]);
+    expect(await evidenceTree(r.dir, context)).toBe(await r.git(["rev-parse", "HEAD^{tree}"]));
+    await r.write("t.sh", "exit 0\n");
+    await forgeIndexEntry(r, "t.sh", committed);
+    const tree = await evidenceTree(r.dir, context);
+    expect(await r.git(["cat-file", "blob", `${tree}:t.sh`])).toBe("exit 0");
+  });
+
+  it("core.ignoreStat in .git/config (add -A would mark what it adds assume-unchanged): a later edit is in the next tree", async () => {
+    const r = await repo({ files: { "t.sh": "exit 1\n" }, commit: true });
+    await r.git(["config", "core.ignoreStat", "true"]);
+    expect(await evidenceTree(r.dir, context)).toBe(await r.git(["rev-parse", "HEAD^{tree}"]));
+    await r.write("t.sh", "exit 0\n");
+    const tree = await evidenceTree(r.dir, context);
+    expect(await r.git(["cat-file", "blob", `${tree}:t.sh`])).toBe("exit 0");
+  });
+
+  it("core.checkStat=minimal and core.trustctime=false, a same-size edit with its mtime put back: the next tree holds it", async () => {
+    const r = await repo({ files: { "t.sh": "exit 1\n" }, commit: true });
+    await r.git(["config", "core.checkStat", "minimal"]);
+    await r.git(["config", "core.trustctime", "false"]);
+    const second = Math.floor(Date.now() / 1000) - 60;
+    await utimes(join(r.dir, "t.sh"), second, second);
+    expect(await evidenceTree(r.dir, context)).toBe(await r.git(["rev-parse", "HEAD^{tree}"]));
+    await r.write("t.sh", "exit 0\n");
+    await utimes(join(r.dir, "t.sh"), second, second);
+    const tree = await evidenceTree(r.dir, context);
+    expect(await r.git(["cat-file", "blob", `${tree}:t.sh`])).toBe("exit 0");
+  });
+
+  it("a same-size edit in the same second as the last tree (git's racy-clean rule on the engine's own index)", async () => {
+    const r = await repo({ files: { "t.sh": "exit 1\n" }, commit: true });
+    for (let round = 0; round < 3; round++) {
+      const before = await evidenceTree(r.dir, context);
+      await r.write("t.sh", round % 2 === 0 ? "exit 0\n" : "exit 1\n");
+      const after = await evidenceTree(r.dir, context);
+      expect(after).not.toBe(before);
+      expect(await r.git(["cat-file", "blob", `${after}:t.sh`])).toBe(round % 2 === 0 ? "exit 0" : "exit 1");
+    }
+  });
 });
 
 describe("startingCommit", () => {

@@ -125,6 +125,20 @@ describe("ignoredFilesFingerprint", () => {
     expect(compareIgnoredFiles(before, await fingerprint())).toEqual({ kind: "unchanged" });
   });
 
+  it("an ignored file force-added to the repository's index (in no evidence tree) is in it, and its edit shows", async () => {
+    // The listing reads no index: `git add -f` in the repository's index, which the pull request can
+    // write, hid such a file from this record while the evidence tree (taken from HEAD's entries) left it
+    // out too.
+    await repo.git(["add", "-f", "config.local.js"]);
+    const before = await fingerprint();
+    assertFingerprint(before);
+    expect(before.entries.paths).toContain("config.local.js");
+    await repo.write("config.local.js", "export default { strict: false };\n");
+    const compared = compareIgnoredFiles(before, await fingerprint());
+    expect(compared.kind).toBe("changed");
+    expect(JSON.stringify(compared)).toContain("config.local.js");
+  });
+
   it("covers the whole work tree from a sub-folder, with root-relative paths", async () => {
     const sub = join(repo.dir, "src");
     const before = await fingerprint(sub);

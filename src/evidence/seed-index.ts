@@ -1,0 +1,170 @@
+/**
+ * The engine's own stat caches for evidence trees (`evidence-tree.ts`).
+ *
+ * `git add -A` trusts an index entry whose stat data matches its file and does not read the file. The
+ * repository's own index is written by whoever ran in the checkout: pull-request code that wrote an entry
+ * with an edited file's stat data and the committed blob's id (no git command needed; the format is
+ * documented, gitformat-index(5)) made the evidence tree name the committed blob while the edit ran, and
+ * the run said "verified on this commit" (found 2026-12-06; so since the tree was first seeded from the
+ * repository's index). So an evidence tree never starts from that index: it starts from `HEAD`'s entries
+ * (no stat data: every file is read once) or from the index of the last tree the engine took of the same
+ * work tree, kept here, in a folder of this process (mode 0700, removed when the process exits).
+ *
+ * Git compares times to the second (it is built without nanosecond times here), and an mtime can be set
+ * by anyone who can write the file: an edit made in the same second as the file's previous change, with
+ * its mtime put back, leaves every compared field as it was. Git's own racy-clean rule looks at mtimes
+ * only. So before a seed is kept, every entry whose ctime (which no unprivileged process can set) falls in
+ * the second the seed was read in, or later, is smudged as git smudges a racily clean entry: its size set
+ * to 0, so the next tree reads that file again.
+ */
+import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
+import { copyFile, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** How many work trees' seeds {@link SeedIndexes} keeps (a long-lived bot runs many checkouts). */
+const SEEDS_KEPT = 32;
+
+/** ctime, mtime (8 bytes each), dev, ino, mode, uid, gid, size (4 bytes each): before the object id. */
+const STAT_BYTES = 40;
+/** Where an entry's ctime seconds and size lie (gitformat-index(5)). */
+const CTIME_SECONDS_AT = 0;
+const SIZE_AT = 36;
+/** An entry's 16-bit flags: an extended-flags word follows (version 3 and later). */
+const EXTENDED = 0x4000;
+
+/**
+ * The index at `indexFile` (written by git, version 2 or 3, SHA-1 or SHA-256 object ids) with every entry
+ * whose ctime second is `sinceSecond` or later smudged (size 0), checksum redone; `null` when the file is
+ * not such an index (another version, a split index, a checksum that does not match), which is then not
+ * kept.
+ */
+export function smudgedSince(bytes: Buffer, sinceSecond: number): Buffer | null {
+  for (const [algorithm, idLength] of [
+    ["sha1", 20],
+    ["sha256", 32],
+  ] as const) {
+    if (bytes.length < 12 + idLength) continue;
+    const body = Buffer.from(bytes.subarray(0, bytes.length - idLength));
+    if (
+      !createHash(algorithm)
+        .update(body)
+        .digest()
+        .equals(bytes.subarray(bytes.length - idLength))
+    )
+      continue;
+    if (!smudgeEntries(body, idLength, sinceSecond)) return null;
+    return Buffer.concat([body, createHash(algorithm).update(body).digest()]);
+  }
+  return null;
+}
+
+/** Walks the entries of a checksummed index body, smudging in place; false when it is not one we read. */
+function smudgeEntries(body: Buffer, idLength: number, sinceSecond: number): boolean {
+  if (body.toString("latin1", 0, 4) !== "DIRC") return false;
+  const version = body.readUInt32BE(4);
+  if (version !== 2 && version !== 3) return false;
+  const count = body.readUInt32BE(8);
+  let at = 12;
+  for (let i = 0; i < count; i++) {
+    const start = at;
+    const flagsAt = start + STAT_BYTES + idLength;
+    if (flagsAt + 2 > body.length) return false;
+    const flags = body.readUInt16BE(flagsAt);
+    let pathAt = flagsAt + 2;
+    if ((flags & EXTENDED) !== 0) {
+      if (version < 3) return false;
+      pathAt += 2;
+    }
+    const end = body.indexOf(0, pathAt);
+    if (end <= pathAt) return false;
+    // Padded with 1 to 8 NULs to a multiple of 8 bytes from the entry's start.
+    at = start + ((end - start + 8) & ~7);
+    if (at > body.length) return false;
+    if (body.readUInt32BE(start + CTIME_SECONDS_AT) >= sinceSecond) body.writeUInt32BE(0, start + SIZE_AT);
+  }
+  while (at < body.length) {
+    if (at + 8 > body.length) return false;
+    // A split index keeps entries in a shared file this one only links to.
+    if (body.toString("latin1", at, at + 4) === "link") return false;
+    at += 8 + body.readUInt32BE(at + 4);
+  }
+  return at === body.length;
+}
+
+/**
+ * The seeds, by key (the trusted git directory, if any, and the work tree's top directory), most recently
+ * used last.
+ */
+class SeedIndexes {
+  #dir: string | null = null;
+  readonly #paths = new Map<string, string>();
+  #count = 0;
+
+  /** The kept seed of `key`, or `null`. */
+  get(key: string): string | null {
+    const path = this.#paths.get(key);
+    if (path === undefined) return null;
+    this.#paths.delete(key);
+    this.#paths.set(key, path);
+    return path;
+  }
+
+  /**
+   * Keeps `indexFile` (git-written by an `add -A` that began in second `readSince`) as `key`'s seed,
+   * smudged ({@link smudgedSince}), its mtime the original's. A seed that cannot be kept is no error: the
+   * next tree starts from `HEAD` and reads every file.
+   */
+  async keep(key: string, indexFile: string, readSince: number): Promise<void> {
+    const previous = this.#paths.get(key);
+    this.#paths.delete(key);
+    if (previous !== undefined) await rm(previous, { force: true });
+    try {
+      const smudged = smudgedSince(await readFile(indexFile), readSince);
+      if (smudged === null) return;
+      if (this.#dir === null) {
+        this.#dir = await mkdtemp(join(tmpdir(), "evidence-gate-seeds-"));
+        const dir = this.#dir;
+        process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+      }
+      const written = await stat(indexFile);
+      const next = join(this.#dir, `seed-${++this.#count}`);
+      await writeFile(next, smudged, { mode: 0o600 });
+      await utimes(next, written.atime, written.mtime);
+      this.#paths.set(key, next);
+      while (this.#paths.size > SEEDS_KEPT) {
+        const [oldest, path] = this.#paths.entries().next().value as [string, string];
+        this.#paths.delete(oldest);
+        await rm(path, { force: true });
+      }
+    } catch {
+      this.#paths.delete(key);
+    }
+  }
+}
+
+/** This process's seeds. */
+export const seedIndexes = new SeedIndexes();
+
+/**
+ * Copies a kept seed to `indexFile` and backdates the copy by a second. Git trusts an entry's stat data
+ * only when the entry is older than the index file itself (the "racy-clean" rule,
+ * Documentation/technical/racy-git.txt); a copy with a fresh mtime would make a same-size edit made in the
+ * same second as the seed's write look clean. Backdated, every entry git would re-check on the original is
+ * re-checked on the copy.
+ *
+ * @returns false when there is no seed to copy.
+ */
+export async function copySeed(seed: string | null, indexFile: string): Promise<boolean> {
+  if (seed === null) return false;
+  try {
+    const original = await stat(seed);
+    await copyFile(seed, indexFile);
+    await utimes(indexFile, original.atime, new Date(original.mtimeMs - 1000));
+    return true;
+  } catch {
+    await rm(indexFile, { force: true });
+    return false;
+  }
+}
