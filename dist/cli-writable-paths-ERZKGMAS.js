@@ -5,7 +5,7 @@ import {
   gitObjectsProblem,
   outputFileProblem,
   writeFailureProblem
-} from "./cli-chunk-K35N5HEM.js";
+} from "./cli-chunk-B7NCXIFL.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 export {

@@ -31206,8 +31206,8 @@ async function readBounded(path2, max = POLICY_FILE_MAX_BYTES) {
     throw error63;
   }
   try {
-    const stat3 = await handle2.stat();
-    if (!stat3.isFile()) throw new Error(`${path2} is not a regular file`);
+    const stat4 = await handle2.stat();
+    if (!stat4.isFile()) throw new Error(`${path2} is not a regular file`);
     const buffer = Buffer.alloc(max + 1);
     let length = 0;
     while (length < buffer.length) {
@@ -33894,7 +33894,7 @@ function stopWords(signal2) {
 }
 
 // src/evidence/verify.ts
-import { isAbsolute as isAbsolute6, relative as relative5 } from "node:path";
+import { isAbsolute as isAbsolute5, relative as relative5 } from "node:path";
 
 // src/proc/child-identity.ts
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -34027,8 +34027,8 @@ var SPAWN_MARKER = "EVIDENCE_GATE_SPAWN";
 var MAX_ROUNDS = 5;
 function statOf(pid) {
   try {
-    const stat3 = readFileSync5(`/proc/${pid}/stat`, "utf8");
-    const fields = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
+    const stat4 = readFileSync5(`/proc/${pid}/stat`, "utf8");
+    const fields = stat4.slice(stat4.lastIndexOf(")") + 2).split(" ");
     return fields[0] === "Z" ? null : { group: Number(fields[2]), session: Number(fields[3]), startTicks: Number(fields[19]) };
   } catch {
     return null;
@@ -34106,8 +34106,8 @@ function killMarked(marker, session, sinceTicks = null, identity = null) {
   const killed = /* @__PURE__ */ new Set();
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const candidates = processIds().filter((pid) => {
-      const stat3 = statOf(pid);
-      return stat3 !== null && (sinceTicks === null || stat3.startTicks >= sinceTicks);
+      const stat4 = statOf(pid);
+      return stat4 !== null && (sinceTicks === null || stat4.startTicks >= sinceTicks);
     });
     const found = candidates.filter(
       (pid) => session !== null && sessionOf(pid) === session || holdsMarker(pid, needle)
@@ -35077,7 +35077,7 @@ function resultOf(streams, end) {
 
 // src/evidence/ignored-files.ts
 import { lstatSync, realpathSync as realpathSync3 } from "node:fs";
-import { isAbsolute as isAbsolute5, relative as relative4, sep as sep2 } from "node:path";
+import { isAbsolute as isAbsolute4, relative as relative4, sep as sep2 } from "node:path";
 
 // src/proc/trusted-git.ts
 import { AsyncLocalStorage as AsyncLocalStorage2 } from "node:async_hooks";
@@ -35276,9 +35276,123 @@ async function gitStream(args, options3) {
 }
 
 // src/evidence/evidence-tree.ts
-import { copyFile, mkdtemp, rm, stat as stat2, utimes } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, rm as rm2, stat as stat3 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { join as join9 } from "node:path";
+
+// src/evidence/seed-index.ts
+import { createHash as createHash2 } from "node:crypto";
+import { rmSync as rmSync2 } from "node:fs";
+import { copyFile, mkdtemp, readFile, rm, stat as stat2, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute4, join as join8 } from "node:path";
+import { join as join8 } from "node:path";
+var SEEDS_KEPT = 32;
+var STAT_BYTES = 40;
+var CTIME_SECONDS_AT = 0;
+var SIZE_AT = 36;
+var EXTENDED = 16384;
+function smudgedSince(bytes, sinceSecond) {
+  for (const [algorithm, idLength] of [
+    ["sha1", 20],
+    ["sha256", 32]
+  ]) {
+    if (bytes.length < 12 + idLength) continue;
+    const body = Buffer.from(bytes.subarray(0, bytes.length - idLength));
+    if (!createHash2(algorithm).update(body).digest().equals(bytes.subarray(bytes.length - idLength)))
+      continue;
+    if (!smudgeEntries(body, idLength, sinceSecond)) return null;
+    return Buffer.concat([body, createHash2(algorithm).update(body).digest()]);
+  }
+  return null;
+}
+function smudgeEntries(body, idLength, sinceSecond) {
+  if (body.toString("latin1", 0, 4) !== "DIRC") return false;
+  const version2 = body.readUInt32BE(4);
+  if (version2 !== 2 && version2 !== 3) return false;
+  const count3 = body.readUInt32BE(8);
+  let at = 12;
+  for (let i = 0; i < count3; i++) {
+    const start = at;
+    const flagsAt = start + STAT_BYTES + idLength;
+    if (flagsAt + 2 > body.length) return false;
+    const flags = body.readUInt16BE(flagsAt);
+    let pathAt = flagsAt + 2;
+    if ((flags & EXTENDED) !== 0) {
+      if (version2 < 3) return false;
+      pathAt += 2;
+    }
+    const end = body.indexOf(0, pathAt);
+    if (end <= pathAt) return false;
+    at = start + (end - start + 8 & ~7);
+    if (at > body.length) return false;
+    if (body.readUInt32BE(start + CTIME_SECONDS_AT) >= sinceSecond) body.writeUInt32BE(0, start + SIZE_AT);
+  }
+  while (at < body.length) {
+    if (at + 8 > body.length) return false;
+    if (body.toString("latin1", at, at + 4) === "link") return false;
+    at += 8 + body.readUInt32BE(at + 4);
+  }
+  return at === body.length;
+}
+var SeedIndexes = class {
+  #dir = null;
+  #paths = /* @__PURE__ */ new Map();
+  #count = 0;
+  /** The kept seed of `key`, or `null`. */
+  get(key) {
+    const path2 = this.#paths.get(key);
+    if (path2 === void 0) return null;
+    this.#paths.delete(key);
+    this.#paths.set(key, path2);
+    return path2;
+  }
+  /**
+   * Keeps `indexFile` (git-written by an `add -A` that began in second `readSince`) as `key`'s seed,
+   * smudged ({@link smudgedSince}), its mtime the original's. A seed that cannot be kept is no error: the
+   * next tree starts from `HEAD` and reads every file.
+   */
+  async keep(key, indexFile, readSince) {
+    const previous = this.#paths.get(key);
+    this.#paths.delete(key);
+    if (previous !== void 0) await rm(previous, { force: true });
+    try {
+      const smudged = smudgedSince(await readFile(indexFile), readSince);
+      if (smudged === null) return;
+      if (this.#dir === null) {
+        this.#dir = await mkdtemp(join8(tmpdir(), "evidence-gate-seeds-"));
+        const dir = this.#dir;
+        process.once("exit", () => rmSync2(dir, { recursive: true, force: true }));
+      }
+      const written = await stat2(indexFile);
+      const next = join8(this.#dir, `seed-${++this.#count}`);
+      await writeFile(next, smudged, { mode: 384 });
+      await utimes(next, written.atime, written.mtime);
+      this.#paths.set(key, next);
+      while (this.#paths.size > SEEDS_KEPT) {
+        const [oldest, path2] = this.#paths.entries().next().value;
+        this.#paths.delete(oldest);
+        await rm(path2, { force: true });
+      }
+    } catch {
+      this.#paths.delete(key);
+    }
+  }
+};
+var seedIndexes = new SeedIndexes();
+async function copySeed(seed, indexFile) {
+  if (seed === null) return false;
+  try {
+    const original = await stat2(seed);
+    await copyFile(seed, indexFile);
+    await utimes(indexFile, original.atime, new Date(original.mtimeMs - 1e3));
+    return true;
+  } catch {
+    await rm(indexFile, { force: true });
+    return false;
+  }
+}
+
+// src/evidence/evidence-tree.ts
 var NotAGitRepositoryError = class extends Error {
   constructor(dir, detail) {
     super(
@@ -35307,7 +35421,7 @@ var gitOptions = (cwd, context, set2) => ({
 });
 async function workTreeRoot(dir, context = {}) {
   try {
-    if (!(await stat2(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
+    if (!(await stat3(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
   } catch (error63) {
     if (error63 instanceof NotAGitRepositoryError) throw error63;
     throw new NotAGitRepositoryError(dir, "the directory does not exist");
@@ -35329,65 +35443,56 @@ async function headCommit(root, context) {
     throw error63;
   }
 }
-async function seedFromUserIndex(userIndexPath, indexFile) {
-  try {
-    const original = await stat2(userIndexPath);
-    await copyFile(userIndexPath, indexFile);
-    await utimes(indexFile, original.atime, new Date(original.mtimeMs - 1e3));
-    return true;
-  } catch {
-    await rm(indexFile, { force: true });
-    return false;
-  }
-}
 function nulFields(bytes) {
   const fields = bytes.toString("utf8").split("\0");
   if (fields.at(-1) === "") fields.pop();
   return fields;
 }
-var FLAG_PATHS_PER_CALL = 500;
-async function clearSkipFlags(root, context, indexFile) {
-  const options3 = gitOptions(root, context, { GIT_INDEX_FILE: indexFile });
-  const assumed = [];
-  const skipped = [];
-  const chunks = [];
-  await gitStream(["ls-files", "-v", "-z"], { ...options3, onStdout: (chunk) => chunks.push(chunk) });
-  for (const entry of nulFields(Buffer.concat(chunks))) {
-    const tag = entry[0] ?? "";
-    const path2 = entry.slice(2);
-    if (tag === "S" || tag === "s") skipped.push(path2);
-    if (tag !== tag.toUpperCase()) assumed.push(path2);
-  }
-  for (const [flag, paths] of [
-    ["--no-assume-unchanged", assumed],
-    ["--no-skip-worktree", skipped]
-  ]) {
-    for (let i = 0; i < paths.length; i += FLAG_PATHS_PER_CALL) {
-      await git(["update-index", flag, "--", ...paths.slice(i, i + FLAG_PATHS_PER_CALL)], options3);
-    }
-  }
-}
+var STAT_TRUST_PINS = [
+  "-c",
+  "core.ignoreStat=false",
+  "-c",
+  "core.checkStat=default",
+  "-c",
+  "core.trustctime=true",
+  "-c",
+  "core.untrackedCache=false",
+  "-c",
+  "core.splitIndex=false",
+  // A seed is kept only in a form seed-index.ts reads (`feature.manyFiles` would ask for version 4 and no
+  // checksum).
+  "-c",
+  "index.version=2",
+  "-c",
+  "index.skipHash=false"
+];
 async function withWorkingTreeIndex(repoDir, context, task2) {
   const root = await workTreeRoot(repoDir, context);
-  const tempDir = await mkdtemp(join8(tmpdir(), "evidence-gate-index-"));
-  const indexFile = join8(tempDir, "index");
+  const tempDir = await mkdtemp2(join9(tmpdir2(), "evidence-gate-index-"));
+  const indexFile = join9(tempDir, "index");
   try {
-    const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
-    const userIndexPath = isAbsolute4(userIndex) ? userIndex : join8(root, userIndex);
-    const seeded = await seedFromUserIndex(userIndexPath, indexFile);
-    const scoped = (args) => git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
-    if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
-    if (seeded) await clearSkipFlags(root, context, indexFile);
+    const readSince = Math.floor(Date.now() / 1e3) - 1;
+    const seedKey = `${currentTrustedGit()?.gitDir ?? ""}\0${root}`;
+    const scoped = (args) => git([...STAT_TRUST_PINS, ...args], gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
+    if (!await copySeed(seedIndexes.get(seedKey), indexFile)) {
+      try {
+        await scoped(["read-tree", "HEAD"]);
+      } catch (error63) {
+        if (!(error63 instanceof GitError)) throw error63;
+        await rm2(indexFile, { force: true });
+      }
+    }
     const hidden = hiddenPaths(root).map((rel) => `:(top,literal)${rel}`);
     if (hidden.length > 0) {
       await scoped(["rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", ...hidden]);
       const excluded = hidden.map((spec) => spec.replace(":(top,literal)", ":(top,literal,exclude)"));
       await scoped(["add", "-A", "--", ":/", ...excluded]);
     } else await scoped(["add", "-A"]);
+    await seedIndexes.keep(seedKey, indexFile, readSince);
     await context.indexOverlay?.apply({ root, git: scoped });
-    return await task2({ root, git: scoped });
+    return await task2({ root, git: scoped, indexFile });
   } finally {
-    await rm(tempDir, { recursive: true, force: true });
+    await rm2(tempDir, { recursive: true, force: true });
   }
 }
 async function evidenceTree(repoDir, context = {}) {
@@ -35428,10 +35533,10 @@ function describeStartingCommit(commit) {
 }
 
 // src/evidence/ignored-fingerprint.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 var STAT_FIELDS = 5;
 function fingerprintOf(entries) {
-  const hash2 = createHash2("sha256");
+  const hash2 = createHash3("sha256");
   hash2.update(`evidence-gate ignored-files v1 ${entries.paths.length}
 `);
   let chunk = "";
@@ -35569,6 +35674,7 @@ function ignoredFilesFromData(data) {
 
 // src/evidence/ignored-files.ts
 var DEFAULT_MAX_IGNORED_FILES = 5e5;
+var NO_INDEX = "/proc/evidence-gate-no-index/index";
 var MISSING = -1;
 var UNREADABLE = -2;
 var STAT_SLICE = 2e3;
@@ -35600,6 +35706,10 @@ async function ignoredFilesFingerprint(dir, options3 = {}) {
   try {
     await gitStream(["ls-files", "--others", "--ignored", "--exclude-standard", "-z"], {
       cwd: root,
+      // No index: every ignored file on disk is listed, whatever an index says is tracked. The repository's
+      // index is written by whoever ran in it, and a file force-added there (`git add -f`) but not in HEAD
+      // is in no evidence tree (evidence-tree.ts): listed against it, it was in no record at all.
+      set: { GIT_INDEX_FILE: NO_INDEX },
       ...options3.baseEnv !== void 0 ? { baseEnv: options3.baseEnv } : {},
       ...options3.knownSecrets !== void 0 ? { knownSecrets: options3.knownSecrets } : {},
       ...options3.timeoutMs !== void 0 ? { timeoutMs: options3.timeoutMs } : {},
@@ -35643,9 +35753,9 @@ function excludedPrefixes(root, exclude) {
   const prefixes = /* @__PURE__ */ new Set();
   const realRoot = realOrSame(root);
   for (const folder of exclude) {
-    if (!isAbsolute5(folder)) continue;
+    if (!isAbsolute4(folder)) continue;
     const rel = relative4(realRoot, realOrSame(folder));
-    if (rel === "" || rel.startsWith("..") || isAbsolute5(rel)) continue;
+    if (rel === "" || rel.startsWith("..") || isAbsolute4(rel)) continue;
     prefixes.add(Buffer.from(`${rel.split(sep2).join("/")}/`, "utf8").toString("latin1"));
   }
   return [...prefixes];
@@ -36346,7 +36456,7 @@ function decideReceipt(output2, reports) {
 // src/evidence/test-report-files.ts
 import { constants as constants3 } from "node:fs";
 import { lstat, open as open3, readdir, realpath } from "node:fs/promises";
-import { join as join9, sep as sep3 } from "node:path";
+import { join as join10, sep as sep3 } from "node:path";
 
 // src/evidence/test-reports.ts
 function readTestReport(text2) {
@@ -36562,7 +36672,7 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
       if (depth > MAX_DEPTH) return stop(`${relative17} is deeper than ${MAX_DEPTH} folders`);
       let entries;
       try {
-        entries = await readdir(join9(cwd, relative17), { withFileTypes: true });
+        entries = await readdir(join10(cwd, relative17), { withFileTypes: true });
       } catch {
         return;
       }
@@ -36581,29 +36691,29 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
         }
       }
     };
-    const from = await realpath(join9(cwd, ...start)).catch(() => null);
+    const from = await realpath(join10(cwd, ...start)).catch(() => null);
     if (root === null || from === null || from !== root && !from.startsWith(`${root}${sep3}`)) continue;
     await walk(start.join("/"), 0);
   }
   const files = [];
   const passedOver = [];
   for (const path2 of [...matched].sort()) {
-    const full = join9(cwd, path2);
+    const full = join10(cwd, path2);
     try {
-      const stat3 = await lstat(full);
-      if (stat3.isSymbolicLink()) {
+      const stat4 = await lstat(full);
+      if (stat4.isSymbolicLink()) {
         passedOver.push({ path: path2, reason: "a symbolic link (not followed)" });
-      } else if (!stat3.isFile()) {
+      } else if (!stat4.isFile()) {
         passedOver.push({ path: path2, reason: "not a regular file" });
-      } else if (stat3.mtimeMs < startedAtMs - CLOCK_SLACK_MS) {
+      } else if (stat4.mtimeMs < startedAtMs - CLOCK_SLACK_MS) {
         passedOver.push({ path: path2, reason: "older than the verify command (not written by it)" });
-      } else if (stat3.size > MAX_REPORT_BYTES) {
+      } else if (stat4.size > MAX_REPORT_BYTES) {
         files.push({
           path: path2,
-          reading: { ok: false, reason: `${stat3.size} bytes, over the ${MAX_REPORT_BYTES}-byte limit` }
+          reading: { ok: false, reason: `${stat4.size} bytes, over the ${MAX_REPORT_BYTES}-byte limit` }
         });
       } else {
-        const text2 = await readBounded2(full, stat3, root);
+        const text2 = await readBounded2(full, stat4, root);
         files.push(
           typeof text2 === "string" ? { path: path2, reading: readTestReport(text2) } : { path: path2, reading: { ok: false, reason: text2.refused } }
         );
@@ -36767,8 +36877,8 @@ function boundedTail(parts) {
 }
 
 // src/evidence/evidence-gaps.ts
-import { createHash as createHash3 } from "node:crypto";
-import { lstat as lstat2, readFile } from "node:fs/promises";
+import { createHash as createHash4 } from "node:crypto";
+import { lstat as lstat2, readFile as readFile2 } from "node:fs/promises";
 var DEFAULT_MAX_FILTERED_FILES = 2e3;
 var MAX_GAP_EXAMPLES = 10;
 var CHECK_ATTR_BATCH_BYTES = 64 * 1024;
@@ -36777,7 +36887,10 @@ var options2 = (cwd, context) => ({
   cwd,
   ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
   ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
-  set: { GIT_OPTIONAL_LOCKS: "0" }
+  set: {
+    GIT_OPTIONAL_LOCKS: "0",
+    ...context.treeIndex !== void 0 ? { GIT_INDEX_FILE: context.treeIndex } : {}
+  }
 });
 async function gitBytes(args, cwd, context) {
   const chunks = [];
@@ -36855,7 +36968,7 @@ async function findUnrepresentedFiles(root, tree, context = {}) {
     const id2 = blobs.get(path2);
     let raw2;
     try {
-      raw2 = (await lstat2(`${root}/${path2}`)).isFile() ? await readFile(`${root}/${path2}`) : null;
+      raw2 = (await lstat2(`${root}/${path2}`)).isFile() ? await readFile2(`${root}/${path2}`) : null;
     } catch {
       raw2 = null;
     }
@@ -36918,7 +37031,7 @@ async function checkoutKeepsLf(root, context) {
   return autocrlf !== "true" && eol !== "crlf";
 }
 function blobId(content, idLength) {
-  const hash2 = createHash3(idLength === 64 ? "sha256" : "sha1");
+  const hash2 = createHash4(idLength === 64 ? "sha256" : "sha1");
   hash2.update(`blob ${content.length}\0`);
   hash2.update(content);
   return hash2.digest("hex");
@@ -36932,12 +37045,19 @@ async function snapshotBeforeVerify(cwd, context, ignoredFiles) {
   let taken = null;
   let treeNote = null;
   try {
-    taken = await evidenceTreeAndRoot(cwd, context);
+    taken = await withWorkingTreeIndex(cwd, context, async (scope) => {
+      const tree2 = await scope.git(["write-tree"]);
+      return {
+        tree: tree2,
+        root: scope.root,
+        gaps: await gapFields(scope.root, tree2, { ...context, treeIndex: scope.indexFile })
+      };
+    });
   } catch (error63) {
     treeNote = `[evidence-gate] no evidence tree: ${error63 instanceof Error ? error63.message : String(error63)}`;
   }
   const tree = taken?.tree ?? null;
-  const gaps = taken !== null ? await gapFields(taken.root, taken.tree, context) : {};
+  const gaps = taken?.gaps ?? {};
   if (ignoredFiles === void 0) return { tree, treeNote, gaps, ignored: {}, before: null };
   const before = await ignoredFilesFingerprint(cwd, {
     ...context,
@@ -37280,7 +37400,7 @@ var VerifyQueue = class {
 };
 function isInside2(path2, folder) {
   const rel = relative5(folder, path2);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute6(rel);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute5(rel);
 }
 
 // src/engine/auto-plan.ts
@@ -37661,11 +37781,11 @@ function refusalMessage(signals, spell, root) {
 }
 
 // src/evidence/build-signals.ts
-import { basename as basename4, dirname as dirname4, join as join11, relative as relative6, resolve as resolve3, sep as sep4 } from "node:path";
+import { basename as basename4, dirname as dirname4, join as join12, relative as relative6, resolve as resolve3, sep as sep4 } from "node:path";
 
 // src/evidence/directory-names.ts
 import { lstat as lstat3, opendir } from "node:fs/promises";
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 var MAX_ENTRIES_PER_DIRECTORY = 1e4;
 async function listTopLevelNames(dir, options3 = {}) {
   const limit = options3.limit ?? MAX_ENTRIES_PER_DIRECTORY;
@@ -37700,7 +37820,7 @@ async function namesIn2(dir, exact) {
   const found = /* @__PURE__ */ new Map();
   await Promise.all(
     exact.map(async (name) => {
-      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join10(dir, name)) : null);
+      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join11(dir, name)) : null);
       if (kind !== null) found.set(name, kind);
     })
   );
@@ -37766,7 +37886,7 @@ async function scanBuildSignalsAlongPath(path2) {
     return scanBuildSignals([root, workDir]);
   }
   const steps = down === "" ? [] : down.split(sep4);
-  const between = steps.slice(0, -1).map((_, i) => join11(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
+  const between = steps.slice(0, -1).map((_, i) => join12(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
   const dirs = [
     { dir: root, descend: true },
     ...between.map((dir) => ({ dir, descend: false })),
@@ -37792,10 +37912,10 @@ async function scanDirectories(root, dirs, phrase) {
     const { dir, descend } = dirs[i];
     if (!descend) continue;
     const folders = await subfoldersOf(dir, own2[i], seen);
-    for (const folder of folders.keys()) seen.add(join11(dir, ...folder.split("/")));
+    for (const folder of folders.keys()) seen.add(join12(dir, ...folder.split("/")));
     const found = await mapInBatches(
       [...folders.entries()],
-      async ([folder, names]) => signalsOf(dir, join11(dir, ...folder.split("/")), names)
+      async ([folder, names]) => signalsOf(dir, join12(dir, ...folder.split("/")), names)
     );
     nested.set(dir, found.flat());
   }
@@ -37805,9 +37925,9 @@ function relativePath(from, to) {
   return relative6(from, to).split(sep4).join("/");
 }
 function displayPath2(root, dir, name) {
-  const rel = relative6(root, join11(dir, name));
+  const rel = relative6(root, join12(dir, name));
   const inside2 = rel !== "" && !rel.startsWith(`..${sep4}`) && rel !== "..";
-  return (inside2 ? rel : join11(dir, name)).split(sep4).join("/");
+  return (inside2 ? rel : join12(dir, name)).split(sep4).join("/");
 }
 var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
 async function subfoldersOf(dir, names, exclude) {
@@ -37817,7 +37937,7 @@ async function subfoldersOf(dir, names, exclude) {
     if (parent === "") {
       for (const name of MONOREPO_FOLDERS) if (listed2.has(name, "dir")) found.add(name);
     }
-    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join11(dir, ...rel.split("/"))));
+    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join12(dir, ...rel.split("/"))));
   };
   const isMonorepoChild = (rel) => MONOREPO_FOLDERS.includes(rel.split("/")[0]);
   let level = childrenOf("", names);
@@ -37825,7 +37945,7 @@ async function subfoldersOf(dir, names, exclude) {
     const ordered = depth === 2 ? [...level.filter(isMonorepoChild), ...level.filter((r) => !isMonorepoChild(r))] : level;
     const taken = ordered.slice(0, MAX_SUBDIRECTORIES - picked.size);
     const listed2 = await mapInBatches(taken, async (rel) => {
-      const listing = await namesIn2(join11(dir, ...rel.split("/")), EXACT_NAMES);
+      const listing = await namesIn2(join12(dir, ...rel.split("/")), EXACT_NAMES);
       return [rel, listing];
     });
     for (const [rel, listing] of listed2) picked.set(rel, listing);
@@ -37852,8 +37972,8 @@ async function mapInBatches(items, f) {
 }
 
 // src/graph/fragment-source.ts
-import { lstat as lstat4, readFile as readFile2, realpath as realpath2 } from "node:fs/promises";
-import { dirname as dirname5, join as join12 } from "node:path";
+import { lstat as lstat4, readFile as readFile3, realpath as realpath2 } from "node:fs/promises";
+import { dirname as dirname5, join as join13 } from "node:path";
 
 // src/graph/graph-text.ts
 var import_yaml2 = __toESM(require_dist(), 1);
@@ -37917,14 +38037,14 @@ function fragmentNameProblem(name) {
   return `${JSON.stringify(name)} is not a fragment name: write a bare file name (letters, digits, ".", "_" or "-", starting with a letter or digit, no ".." and no "/"), which is looked up as fragments/NAME.yaml beside the graph file and nowhere else`;
 }
 function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
-  const folder = join12(dirname5(graphPath), "fragments");
-  const shownFolder = join12(dirname5(shownGraphPath), "fragments");
+  const folder = join13(dirname5(graphPath), "fragments");
+  const shownFolder = join13(dirname5(shownGraphPath), "fragments");
   return {
     async read(name) {
-      const location = join12(shownFolder, `${name}.yaml`);
+      const location = join13(shownFolder, `${name}.yaml`);
       const problem = fragmentNameProblem(name);
       if (problem !== null) return { kind: "unreadable", location, reason: problem };
-      const path2 = join12(folder, `${name}.yaml`);
+      const path2 = join13(folder, `${name}.yaml`);
       try {
         const entry = await lstat4(path2);
         if (entry.isSymbolicLink()) {
@@ -37937,14 +38057,14 @@ function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
         if (entry.isDirectory()) {
           return { kind: "unreadable", location, reason: "it is a directory, not a fragment file" };
         }
-        if (dirname5(await realpath2(path2)) !== join12(await realpath2(dirname5(graphPath)), "fragments")) {
+        if (dirname5(await realpath2(path2)) !== join13(await realpath2(dirname5(graphPath)), "fragments")) {
           return {
             kind: "unreadable",
             location,
             reason: "it resolves outside the graph's fragments/ folder (is fragments/ a symlink?): make fragments/ a real folder beside the graph"
           };
         }
-        return { kind: "found", location, text: await readFile2(path2, "utf8") };
+        return { kind: "found", location, text: await readFile3(path2, "utf8") };
       } catch (error63) {
         if (error63.code === "ENOENT") return { kind: "missing", location };
         return {
@@ -40903,24 +41023,24 @@ function messageOf3(outcome) {
 }
 
 // src/engine/fresh-run.ts
-import { basename as basename6, isAbsolute as isAbsolute8, relative as relative8 } from "node:path";
+import { basename as basename6, isAbsolute as isAbsolute7, relative as relative8 } from "node:path";
 
 // src/engine/redacting-run-dir.ts
 import { existsSync as existsSync4, readFileSync as readFileSync7, writeFileSync as writeFileSync3 } from "node:fs";
 
 // src/engine/run-dir.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 import {
   appendFileSync,
   existsSync as existsSync3,
   mkdirSync as mkdirSync2,
   readFileSync as readFileSync6,
   renameSync,
-  rmSync as rmSync2,
+  rmSync as rmSync3,
   writeFileSync as writeFileSync2
 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 
 // src/graph/file-name.ts
 function nodeFileName(id2) {
@@ -40929,7 +41049,7 @@ function nodeFileName(id2) {
 
 // src/engine/run-dir.ts
 function liveLockHolder(runDir) {
-  const path2 = join13(runDir, "run.lock");
+  const path2 = join14(runDir, "run.lock");
   if (!existsSync3(path2)) return null;
   const holder = (() => {
     try {
@@ -40951,12 +41071,12 @@ var RunDirectory = class {
   /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
   constructor(runsDir, runId) {
     this.runId = runId;
-    this.path = join13(runsDir, runId);
-    mkdirSync2(join13(this.path, "nodes"), { recursive: true });
-    const ignore = join13(runsDir, ".gitignore");
+    this.path = join14(runsDir, runId);
+    mkdirSync2(join14(this.path, "nodes"), { recursive: true });
+    const ignore = join14(runsDir, ".gitignore");
     if (!existsSync3(ignore))
       writeFileSync2(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
-    mkdirSync2(join13(this.path, "failed"), { recursive: true });
+    mkdirSync2(join14(this.path, "failed"), { recursive: true });
   }
   runId;
   path;
@@ -40970,7 +41090,7 @@ var RunDirectory = class {
    * @returns `null` when taken, else why not (which process holds it).
    */
   lock() {
-    const path2 = join13(this.path, "run.lock");
+    const path2 = join14(this.path, "run.lock");
     const mine = `${process.pid}@${hostname3()}`;
     for (let attempt2 = 0; attempt2 < 2; attempt2++) {
       try {
@@ -40983,35 +41103,35 @@ var RunDirectory = class {
       const holder = liveLockHolder(this.path);
       if (holder !== null)
         return `run ${this.runId} is in use by process ${holder} (${path2}): one leg at a time`;
-      rmSync2(path2, { force: true });
+      rmSync3(path2, { force: true });
     }
     return `run ${this.runId}'s lock ${path2} could not be taken`;
   }
   /** Releases the lock taken by {@link lock} (only if this process holds it). */
   unlock() {
-    const path2 = join13(this.path, "run.lock");
+    const path2 = join14(this.path, "run.lock");
     try {
-      if (readFileSync6(path2, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync2(path2, { force: true });
+      if (readFileSync6(path2, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync3(path2, { force: true });
     } catch {
     }
   }
   /** Appends one event line with a timestamp. */
   event(event) {
     appendFileSync(
-      join13(this.path, "events.jsonl"),
+      join14(this.path, "events.jsonl"),
       `${JSON.stringify({ at: (/* @__PURE__ */ new Date()).toISOString(), ...event })}
 `
     );
   }
   /** Writes a JSON file atomically (temp file + rename), so a crash never leaves half a file. */
   writeJson(name, value) {
-    const target = join13(this.path, name);
+    const target = join14(this.path, name);
     const temp = `${target}.${process.pid}.tmp`;
     const text2 = `${JSON.stringify(value, null, 2)}
 `;
     writeFileSync2(temp, text2);
     renameSync(temp, target);
-    this.#digests.set(name, createHash4("sha256").update(text2, "utf8").digest("hex"));
+    this.#digests.set(name, createHash5("sha256").update(text2, "utf8").digest("hex"));
     return target;
   }
   /**
@@ -41024,27 +41144,27 @@ var RunDirectory = class {
   }
   /** Records the digest of a JSON file this process read and checked rather than wrote (resume's graph.json). */
   noteDigest(name, text2) {
-    this.#digests.set(name, createHash4("sha256").update(text2, "utf8").digest("hex"));
+    this.#digests.set(name, createHash5("sha256").update(text2, "utf8").digest("hex"));
   }
   /** Writes a text file (node output, patch) and returns its path. */
   writeText(name, text2) {
-    const target = join13(this.path, name);
+    const target = join14(this.path, name);
     writeFileSync2(target, text2);
     return target;
   }
   /** Writes a binary file (a patch need not be UTF-8) and returns its path. */
   writeBytes(name, bytes) {
-    const target = join13(this.path, name);
+    const target = join14(this.path, name);
     writeFileSync2(target, bytes);
     return target;
   }
   /** Path of a node's saved output (the `{{ artifacts.ID }}` target). */
   nodeOutputPath(nodeId) {
-    return join13(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
+    return join14(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
   }
   /** Path of a failed node's saved reply. */
   failedOutputPath(nodeId) {
-    return join13(this.path, "failed", `${nodeFileName(nodeId)}.out`);
+    return join14(this.path, "failed", `${nodeFileName(nodeId)}.out`);
   }
 };
 
@@ -41084,7 +41204,7 @@ import { resolve as resolve6 } from "node:path";
 
 // src/engine/outside-writes.ts
 import { lstatSync as lstatSync2, realpathSync as realpathSync4 } from "node:fs";
-import { basename as basename5, dirname as dirname6, isAbsolute as isAbsolute7, join as join14, relative as relative7, resolve as resolve5, sep as sep5 } from "node:path";
+import { basename as basename5, dirname as dirname6, isAbsolute as isAbsolute6, join as join15, relative as relative7, resolve as resolve5, sep as sep5 } from "node:path";
 var OUTSIDE_WRITES_KEPT = 10;
 function outsideWrites(paths, where) {
   const root = realOrSelf(resolve5(where.repoRoot));
@@ -41112,7 +41232,7 @@ function placePath(path2, cwd) {
   for (; ; ) {
     if (exists(current)) {
       try {
-        return rest.length === 0 ? realpathSync4(current) : join14(realpathSync4(current), ...rest);
+        return rest.length === 0 ? realpathSync4(current) : join15(realpathSync4(current), ...rest);
       } catch {
         return null;
       }
@@ -41140,7 +41260,7 @@ function realOrSelf(path2) {
 }
 function inside(root, path2) {
   const rel = relative7(root, path2);
-  return rel === "" || !isAbsolute7(rel) && rel !== ".." && !rel.startsWith(`..${sep5}`);
+  return rel === "" || !isAbsolute6(rel) && rel !== ".." && !rel.startsWith(`..${sep5}`);
 }
 
 // src/engine/run-setup.ts
@@ -41191,7 +41311,7 @@ function concurrencyProblem(concurrency) {
 
 // src/engine/run-state.ts
 import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 var RUN_STATE_SCHEMA_VERSION = 2;
 var usage = external_exports.object({
   inputTokens: external_exports.number(),
@@ -41327,7 +41447,7 @@ var RunStateError = class extends Error {
   name = "RunStateError";
 };
 function readRunState(runDir) {
-  const path2 = join15(runDir, "state.json");
+  const path2 = join16(runDir, "state.json");
   if (!existsSync6(path2)) {
     throw new RunStateError(
       `${path2} does not exist: the run directory holds no state (was the run refused, or is this the wrong run id?)`
@@ -41510,9 +41630,9 @@ function gitContextOf(o) {
 }
 function graphCommitSubject(name, source, repoDir) {
   if (name !== null) return name;
-  if (!isAbsolute8(source)) return `run ${source}`;
+  if (!isAbsolute7(source)) return `run ${source}`;
   const inside2 = relative8(repoDir, source);
-  return `run ${inside2 !== "" && !inside2.startsWith("..") && !isAbsolute8(inside2) ? inside2 : basename6(source)}`;
+  return `run ${inside2 !== "" && !inside2.startsWith("..") && !isAbsolute7(inside2) ? inside2 : basename6(source)}`;
 }
 function frameCommit(o, message) {
   return o.commit ? { message, ...o.publish !== void 0 ? { publish: o.publish } : {} } : null;
@@ -45033,9 +45153,9 @@ var LedgerJsonSchema = external_exports.strictObject({
 });
 
 // src/evidence/patch.ts
-import { mkdtemp as mkdtemp2, readFile as readFile3, rm as rm2 } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
-import { join as join16 } from "node:path";
+import { mkdtemp as mkdtemp3, readFile as readFile4, rm as rm3 } from "node:fs/promises";
+import { tmpdir as tmpdir3 } from "node:os";
+import { join as join17 } from "node:path";
 var FALLBACK_IDENTITY = {
   name: "evidence-gate",
   email: "evidence-gate@users.noreply.github.com"
@@ -45052,13 +45172,13 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
   });
 }
 async function wholeDiff(run2, base, tree) {
-  const outDir = await mkdtemp2(join16(tmpdir2(), "evidence-gate-patch-"));
+  const outDir = await mkdtemp3(join17(tmpdir3(), "evidence-gate-patch-"));
   try {
-    const out = join16(outDir, "patch.diff");
+    const out = join17(outDir, "patch.diff");
     await run2(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
-    return await readFile3(out);
+    return await readFile4(out);
   } finally {
-    await rm2(outDir, { recursive: true, force: true });
+    await rm3(outDir, { recursive: true, force: true });
   }
 }
 async function treePatch(repoDir, baseCommit, tree, context = {}) {
@@ -45333,9 +45453,9 @@ import { dirname as dirname7 } from "node:path";
 
 // src/evidence/base-verify.ts
 import { existsSync as existsSync7 } from "node:fs";
-import { mkdtemp as mkdtemp3, rm as rm3 } from "node:fs/promises";
-import { tmpdir as tmpdir3 } from "node:os";
-import { isAbsolute as isAbsolute9, join as join17, relative as relative10 } from "node:path";
+import { mkdtemp as mkdtemp4, rm as rm4 } from "node:fs/promises";
+import { tmpdir as tmpdir4 } from "node:os";
+import { isAbsolute as isAbsolute8, join as join18, relative as relative10 } from "node:path";
 
 // src/evidence/base-comparison.ts
 function compareWithBase(head, base, commit) {
@@ -45394,14 +45514,14 @@ var BaseVerifier = class {
     const checkout = await this.#checkout;
     if (!checkout.ok) return notCompared(checkout.commit, checkout.chosenAs, checkout.reason);
     const rel = relative10(this.o.repoDir, options3.cwd);
-    if (rel.startsWith("..") || isAbsolute9(rel)) {
+    if (rel.startsWith("..") || isAbsolute8(rel)) {
       return notCompared(
         checkout.base.commit,
         checkout.base.chosenAs,
         `the command ran in ${options3.cwd}, outside the repository's main working tree (a managed worktree): only the main working tree is compared with the base`
       );
     }
-    const cwd = join17(checkout.tree, rel);
+    const cwd = join18(checkout.tree, rel);
     if (!existsSync7(cwd)) {
       return notCompared(
         checkout.base.commit,
@@ -45462,13 +45582,13 @@ var BaseVerifier = class {
     }
     let folder = null;
     try {
-      folder = await mkdtemp3(join17(this.o.tempParent ?? tmpdir3(), "evidence-gate-base-"));
-      const tree = join17(folder, "tree");
+      folder = await mkdtemp4(join18(this.o.tempParent ?? tmpdir4(), "evidence-gate-base-"));
+      const tree = join18(folder, "tree");
       await git(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", tree, commit], gitOptions4);
       shareWithIdentity(folder);
       return { ok: true, base: { commit, chosenAs }, folder, tree };
     } catch (error63) {
-      if (folder !== null) await rm3(folder, { recursive: true, force: true }).catch(() => void 0);
+      if (folder !== null) await rm4(folder, { recursive: true, force: true }).catch(() => void 0);
       return {
         ok: false,
         commit,
@@ -45493,7 +45613,7 @@ var BaseVerifier = class {
     await git(["worktree", "remove", "--force", checkout.tree], gitOptions4).catch((error63) => {
       problem = `git worktree remove ${checkout.tree}: ${gitReason(error63)}`;
     });
-    await rm3(checkout.folder, { recursive: true, force: true });
+    await rm4(checkout.folder, { recursive: true, force: true });
     await git(["worktree", "prune"], gitOptions4).catch(() => void 0);
     return problem;
   }
@@ -46785,8 +46905,8 @@ function runEndOfAbort(signal2) {
 }
 
 // src/engine/run-worktrees.ts
-import { existsSync as existsSync10, readdirSync as readdirSync3, realpathSync as realpathSync5, rmdirSync, rmSync as rmSync3 } from "node:fs";
-import { join as join18 } from "node:path";
+import { existsSync as existsSync10, readdirSync as readdirSync3, realpathSync as realpathSync5, rmdirSync, rmSync as rmSync4 } from "node:fs";
+import { join as join19 } from "node:path";
 var WORKTREES_FOLDER = "worktrees";
 function worktreeBranch(runId, name) {
   return `evidence-gate/${runId}/${name}`;
@@ -46808,7 +46928,7 @@ var RunWorktrees = class {
   }
   /** The folder holding the checkouts: `<runDir>/worktrees`. */
   get folder() {
-    return join18(this.#o.runDir, WORKTREES_FOLDER);
+    return join19(this.#o.runDir, WORKTREES_FOLDER);
   }
   /**
    * The checkout of worktree `name`, made the first time the leg asks for it (see the module docstring).
@@ -46850,13 +46970,13 @@ var RunWorktrees = class {
     return closed;
   }
   async #create(name) {
-    const path2 = join18(this.folder, name);
+    const path2 = join19(this.folder, name);
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
       if (existsSync10(path2)) {
         if (await this.#isRegistered(path2)) return { name, path: path2, branch, origin: "reused" };
-        rmSync3(path2, { recursive: true, force: true });
+        rmSync4(path2, { recursive: true, force: true });
       }
       if (await this.#branchExists(branch)) {
         await this.#git([...NO_HOOKS, "worktree", "add", path2, branch]);
@@ -47564,7 +47684,7 @@ async function runPlan(o, { frame, store }, run2) {
 
 // src/engine/goal-loop.ts
 import { writeFileSync as writeFileSync5 } from "node:fs";
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 
 // src/ledger/plan-words.ts
 var NO_BUILD_EVIDENCE_WORDS = "every verdict below is the model's, about its own work";
@@ -48143,7 +48263,7 @@ function addUsd2(spent, total2) {
   return total2.kind === "known" ? { usd: spent.usd + total2.usd, unknown: spent.unknown } : { usd: spent.usd + total2.knownUsd, unknown: true };
 }
 function assess(o, loop, cycle) {
-  const cwd = o.workingDirectory !== void 0 ? join19(o.repoDir, o.workingDirectory) : o.repoDir;
+  const cwd = o.workingDirectory !== void 0 ? join20(o.repoDir, o.workingDirectory) : o.repoDir;
   return assessCycle({
     runtime: o.runtime,
     executable: executableFor(o.runtime, o),
@@ -48535,17 +48655,17 @@ async function runHandWritten(o) {
 
 // src/engine/resume-run.ts
 import { existsSync as existsSync13, readFileSync as readFileSync11 } from "node:fs";
-import { join as join21, relative as relative11, resolve as resolve9 } from "node:path";
+import { join as join22, relative as relative11, resolve as resolve9 } from "node:path";
 
 // src/engine/leg-end-files.ts
 import { existsSync as existsSync12 } from "node:fs";
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 async function restoreLegEndFiles(state, runDir, gitContext) {
   const expected = state.leg_end_tree;
   if (expected === void 0 || expected === null) return null;
   const now = await evidenceTree(state.repo_dir, gitContext);
   if (now === expected) return null;
-  const patch = join20(runDir, "patch.diff");
+  const patch = join21(runDir, "patch.diff");
   if (now === state.starting_commit.tree && existsSync12(patch)) {
     try {
       await applyPatch(state.repo_dir, patch, gitContext);
@@ -48566,7 +48686,7 @@ function readResumableRun(runsDir, runId) {
       message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
     };
   }
-  const path2 = join21(runsDir, runId);
+  const path2 = join22(runsDir, runId);
   if (!existsSync13(path2)) {
     return {
       kind: "usage_error",
@@ -48580,7 +48700,7 @@ function readResumableRun(runsDir, runId) {
     if (error63 instanceof RunStateError) return { kind: "usage_error", message: error63.message };
     throw error63;
   }
-  const graphPath = join21(path2, "graph.json");
+  const graphPath = join22(path2, "graph.json");
   if (!existsSync13(graphPath))
     return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
   let spec;
@@ -48791,7 +48911,7 @@ async function resumeRun(o) {
   const chosen = resumedRuntime(o, run2);
   if (chosen.kind !== "runtime") return chosen;
   const { runtime, warnings } = chosen;
-  const ceilingProblem = missingCeilingProblem(run2, join21(path2, "state.json"));
+  const ceilingProblem = missingCeilingProblem(run2, join22(path2, "state.json"));
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
@@ -48890,7 +49010,7 @@ function resumedPlan(state, o) {
   };
 }
 function leftIgnoredBaseline(runDir) {
-  const baselinePath = join21(runDir, IGNORED_BASELINE_FILE);
+  const baselinePath = join22(runDir, IGNORED_BASELINE_FILE);
   return ignoredFilesFromData(
     existsSync13(baselinePath) ? safeJson(readFileSync11(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
   );
@@ -49194,7 +49314,7 @@ function describeMode(mode) {
 
 // src/pull-request/base-agent-config-run.ts
 import { mkdtempSync as mkdtempSync2 } from "node:fs";
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 
 // src/policy/agent-config-paths.ts
 var AGENT_CONFIG_FOLDERS = [".claude", ".codex"];
@@ -49381,8 +49501,8 @@ async function collect(tree, read) {
 }
 
 // src/pull-request/agent-config-restore.ts
-import { lstat as lstat5, mkdir, readFile as readFile4, readlink, rename, rm as rm4, rmdir, symlink, writeFile } from "node:fs/promises";
-import { dirname as dirname8, join as join22 } from "node:path";
+import { lstat as lstat5, mkdir, readFile as readFile5, readlink, rename, rm as rm5, rmdir, symlink, writeFile as writeFile2 } from "node:fs/promises";
+import { dirname as dirname8, join as join23 } from "node:path";
 var AGENT_CONFIG_PATHSPECS = [
   ...AGENT_CONFIG_FILES.map((name) => `:(glob)**/${name}`),
   ...AGENT_CONFIG_FOLDERS.flatMap((name) => [`:(glob)**/${name}`, `:(glob)**/${name}/**`])
@@ -49396,7 +49516,7 @@ async function leafAt(path2) {
   }
   if (stats.isSymbolicLink()) return { kind: "symlink", target: await readlink(path2) };
   if (stats.isFile())
-    return { kind: "file", executable: (stats.mode & 73) !== 0, bytes: await readFile4(path2) };
+    return { kind: "file", executable: (stats.mode & 73) !== 0, bytes: await readFile5(path2) };
   return { kind: "other" };
 }
 function sameLeaf(a, b) {
@@ -49410,7 +49530,7 @@ async function parentsAreFolders(root, path2) {
   const segments3 = path2.split("/").slice(0, -1);
   let at = root;
   for (const segment of segments3) {
-    at = join22(at, segment);
+    at = join23(at, segment);
     try {
       const stats = await lstat5(at);
       if (!stats.isDirectory()) return false;
@@ -49432,9 +49552,9 @@ async function pruneEmpty(dir, stop, keep) {
   }
 }
 async function place(root, path2, leaf) {
-  const target = join22(root, path2);
+  const target = join23(root, path2);
   await mkdir(dirname8(target), { recursive: true });
-  if (leaf.kind === "file") await writeFile(target, leaf.bytes, { mode: leaf.executable ? 493 : 420 });
+  if (leaf.kind === "file") await writeFile2(target, leaf.bytes, { mode: leaf.executable ? 493 : 420 });
   else if (leaf.kind === "symlink") await symlink(leaf.target, target);
 }
 async function move(from, to) {
@@ -49444,9 +49564,9 @@ async function move(from, to) {
   } catch (error63) {
     if (error63.code !== "EXDEV") throw error63;
     const leaf = await leafAt(from);
-    if (leaf.kind === "file") await writeFile(to, leaf.bytes, { mode: leaf.executable ? 493 : 420 });
+    if (leaf.kind === "file") await writeFile2(to, leaf.bytes, { mode: leaf.executable ? 493 : 420 });
     else if (leaf.kind === "symlink") await symlink(leaf.target, to);
-    await rm4(from, { force: true });
+    await rm5(from, { force: true });
   }
 }
 async function workingTreePaths(root, context) {
@@ -49519,7 +49639,7 @@ async function swapInBaseAgentConfig(o) {
   const prEntries = await withWorkingTreeIndex(root, plain, snapshotEntries);
   const existingFolders = /* @__PURE__ */ new Set();
   for (const path2 of paths) {
-    for (let dir = dirname8(join22(root, path2)); dir.startsWith(`${root}/`); dir = dirname8(dir)) {
+    for (let dir = dirname8(join23(root, path2)); dir.startsWith(`${root}/`); dir = dirname8(dir)) {
       const stats = await lstat5(dir).catch(() => null);
       if (stats?.isDirectory()) existingFolders.add(dir);
     }
@@ -49527,17 +49647,17 @@ async function swapInBaseAgentConfig(o) {
   const prLeaves = /* @__PURE__ */ new Map();
   for (const path2 of paths) {
     if (!await parentsAreFolders(root, path2)) continue;
-    const leaf = await leafAt(join22(root, path2));
+    const leaf = await leafAt(join23(root, path2));
     if (leaf.kind === "absent" || leaf.kind === "other") continue;
     prLeaves.set(path2, leaf);
-    await move(join22(root, path2), join22(o.asideDir, path2));
-    await pruneEmpty(dirname8(join22(root, path2)), root, /* @__PURE__ */ new Set());
+    await move(join23(root, path2), join23(o.asideDir, path2));
+    await pruneEmpty(dirname8(join23(root, path2)), root, /* @__PURE__ */ new Set());
   }
   const notPlaced = [];
   const placedLeaves = /* @__PURE__ */ new Map();
   for (const [path2, entry] of baseByPath) {
     const leaf = leafOf(entry);
-    const existing = await leafAt(join22(root, path2));
+    const existing = await leafAt(join23(root, path2));
     if (!await parentsAreFolders(root, path2) || existing.kind !== "absent") {
       notPlaced.push(
         `${path2} (something of the pull request's that is not agent configuration is in the way)`
@@ -49563,14 +49683,14 @@ async function swapInBaseAgentConfig(o) {
         changedByRun.push(path2);
         continue;
       }
-      const now = await leafAt(join22(root, path2));
+      const now = await leafAt(join23(root, path2));
       if (!sameLeaf(now, placedLeaves.get(path2) ?? { kind: "absent" })) {
         changedByRun.push(path2);
         continue;
       }
       if (now.kind !== "absent") {
-        await rm4(join22(root, path2), { force: true });
-        await pruneEmpty(dirname8(join22(root, path2)), root, existingFolders);
+        await rm5(join23(root, path2), { force: true });
+        await pruneEmpty(dirname8(join23(root, path2)), root, existingFolders);
       }
       back.push(path2);
     }
@@ -49580,7 +49700,7 @@ async function swapInBaseAgentConfig(o) {
         changedByRun.push(path2);
         continue;
       }
-      if (prLeaves.has(path2)) await move(join22(o.asideDir, path2), join22(root, path2));
+      if (prLeaves.has(path2)) await move(join23(o.asideDir, path2), join23(root, path2));
       restoredPaths.push(path2);
     }
     restoredPaths.sort();
@@ -49634,7 +49754,7 @@ var BaseAgentConfigRun = class {
       });
       if (base.gitNote !== void 0)
         this.#run.runner.info(`agent configuration: read through the API (${base.gitNote})`);
-      const asideDir = mkdtempSync2(join23(temp, "evidence-gate", "pr-agent-config-"));
+      const asideDir = mkdtempSync2(join24(temp, "evidence-gate", "pr-agent-config-"));
       this.#swap = await swapInBaseAgentConfig({ repoDir: workspace, asideDir, base, gitContext });
       const via = { git: "with git", "git-fetch": "with git (fetched)", api: "through the API" }[base.via];
       const swap = this.#swap;
@@ -49670,7 +49790,7 @@ var BaseAgentConfigRun = class {
 
 // src/github/base-ref-graph.ts
 import { realpathSync as realpathSync6 } from "node:fs";
-import { join as join24, relative as relative12, sep as sep7 } from "node:path";
+import { join as join25, relative as relative12, sep as sep7 } from "node:path";
 
 // src/core/graph-file-limit.ts
 var GRAPH_FILE_MAX_BYTES = 1024 * 1024;
@@ -49716,7 +49836,7 @@ async function readBaseRefGraph(octokit, target) {
   return { ok: true, text: text2, bytes: file2.bytes, source };
 }
 async function readWorkspaceGraph(workspace, path2) {
-  const file2 = join24(workspace, ...path2.split("/"));
+  const file2 = join25(workspace, ...path2.split("/"));
   let real2;
   let root;
   try {
@@ -49826,7 +49946,7 @@ async function readText(octokit, target, path2, location, bound2) {
 
 // src/pull-request/running-mode.ts
 import { mkdirSync as mkdirSync5 } from "node:fs";
-import { join as join30, resolve as resolve11 } from "node:path";
+import { join as join31, resolve as resolve11 } from "node:path";
 
 // src/ledger/render-patch.ts
 function patchSection(ledger, detail) {
@@ -50301,10 +50421,10 @@ ${appendix}`;
 
 // src/run/model-cli.ts
 import { chmodSync, mkdirSync as mkdirSync4, mkdtempSync as mkdtempSync3 } from "node:fs";
-import { join as join28 } from "node:path";
+import { join as join29 } from "node:path";
 
 // src/run/codex-home.ts
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 function codexHomesRoot(env, workspace) {
   const writable = ["/tmp", env.TMPDIR, workspace].filter((p) => p !== void 0 && p !== "");
   const candidates = [
@@ -50313,7 +50433,7 @@ function codexHomesRoot(env, workspace) {
   ];
   for (const [, base, rest] of candidates) {
     if (base === void 0 || base === "") continue;
-    const path2 = join25(base, ...rest);
+    const path2 = join26(base, ...rest);
     if (!writable.some((root) => liesInRepository(path2, { cwd: "/", repoRoot: root })))
       return { ok: true, path: path2 };
   }
@@ -50325,10 +50445,10 @@ function codexHomesRoot(env, workspace) {
 }
 
 // src/run/install-cli.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 import { closeSync, mkdirSync as mkdirSync3, openSync, readSync, realpathSync as realpathSync7, statSync as statSync6 } from "node:fs";
 import { open as open4 } from "node:fs/promises";
-import { join as join27, relative as relative13, sep as sep8 } from "node:path";
+import { join as join28, relative as relative13, sep as sep8 } from "node:path";
 
 // node_modules/@actions/tool-cache/lib/tool-cache.js
 import * as fs from "fs";
@@ -50534,7 +50654,7 @@ function fileIdentity(path2) {
   return [s.dev, s.ino, s.size, s.mtimeNs, s.ctimeNs].join(":");
 }
 async function sha256Of(path2) {
-  const hash2 = createHash5("sha256");
+  const hash2 = createHash6("sha256");
   const file2 = await open4(path2, "r");
   try {
     const buffer = Buffer.allocUnsafe(1 << 20);
@@ -50551,12 +50671,12 @@ async function sha256Of(path2) {
 async function ensureCli(cli, options3) {
   const cached2 = find(cli.cacheName, options3.version);
   if (cached2 !== "") {
-    const path3 = join27(cached2, "node_modules", ".bin", cli.bin);
+    const path3 = join28(cached2, "node_modules", ".bin", cli.bin);
     options3.log(`${cli.bin} ${options3.version} found in the tool cache: ${path3}`);
     return pin(cli, path3, false, options3);
   }
   const temp = options3.env.RUNNER_TEMP ?? "/tmp";
-  const prefix = join27(temp, `${cli.cacheName}-${options3.version}`);
+  const prefix = join28(temp, `${cli.cacheName}-${options3.version}`);
   mkdirSync3(prefix, { recursive: true });
   const spec = `${cli.npmPackage}@${options3.version}`;
   options3.log(`${cli.bin} ${options3.version} is not in the tool cache: installing ${spec} with npm`);
@@ -50579,7 +50699,7 @@ async function ensureCli(cli, options3) {
     return { kind: "failed", message: `could not install ${spec}: ${why2}` };
   }
   const dir = await cacheDir(prefix, cli.cacheName, options3.version);
-  const path2 = join27(dir, "node_modules", ".bin", cli.bin);
+  const path2 = join28(dir, "node_modules", ".bin", cli.bin);
   options3.log(`installed ${cli.bin} ${options3.version} into the tool cache: ${path2}`);
   return pin(cli, path2, true, options3);
 }
@@ -50610,7 +50730,7 @@ async function pin(cli, path2, installed, options3) {
     const why2 = error63 instanceof Error ? error63.message : String(error63);
     return {
       kind: "failed",
-      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why2}): remove ${join27(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why2}): remove ${join28(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
     };
   }
   if (options3.workspace !== void 0) {
@@ -50618,7 +50738,7 @@ async function pin(cli, path2, installed, options3) {
     if (inside2 === "" || !(inside2 === ".." || inside2.startsWith(`..${sep8}`))) {
       return {
         kind: "failed",
-        message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} leads into the workspace (${real2}), which the pull request controls: it is not run. Remove ${join27(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+        message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} leads into the workspace (${real2}), which the pull request controls: it is not run. Remove ${join28(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
       };
     }
   }
@@ -50643,14 +50763,14 @@ var ModelCliSetup = class {
   #clis;
   constructor(options3) {
     this.#options = options3;
-    const claudeHomes = join28(options3.temp, "evidence-gate", "homes");
+    const claudeHomes = join29(options3.temp, "evidence-gate", "homes");
     let codexHomes = null;
     this.#clis = {
       claude: {
         prepare: () => this.#install(runtimeFor("claude")),
         home: (name) => {
           mkdirSync4(claudeHomes, { recursive: true });
-          const home = mkdtempSync3(join28(claudeHomes, name));
+          const home = mkdtempSync3(join29(claudeHomes, name));
           giveToIdentity(home);
           return { HOME: home };
         }
@@ -50673,8 +50793,8 @@ var ModelCliSetup = class {
               "Internal error: a codex call was made before beforeFirstModelCall chose its homes"
             );
           mkdirSync4(codexHomes, { recursive: true, mode: 448 });
-          const home = mkdtempSync3(join28(codexHomes, name));
-          const codexHome = join28(home, ".codex");
+          const home = mkdtempSync3(join29(codexHomes, name));
+          const codexHome = join29(home, ".codex");
           mkdirSync4(codexHome);
           if (currentChildIdentity() !== null) {
             chmodSync(codexHomes, 457);
@@ -50886,7 +51006,7 @@ function progressHooks(runner2, reporter) {
 
 // src/github/check-annotations.ts
 import { statSync as statSync7 } from "node:fs";
-import { isAbsolute as isAbsolute10, relative as relative14, resolve as resolve10, sep as sep9 } from "node:path";
+import { isAbsolute as isAbsolute9, relative as relative14, resolve as resolve10, sep as sep9 } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 var MAX_LOCATIONS_PER_ROW = 10;
 var MAX_ANNOTATIONS = 250;
@@ -50992,7 +51112,7 @@ function failureWords(row) {
 function repositoryPath(written, base, root, isFile) {
   const absolute = resolve10(base, written);
   const rel = relative14(root, absolute);
-  if (rel === "" || rel.startsWith("..") || isAbsolute10(rel)) return null;
+  if (rel === "" || rel.startsWith("..") || isAbsolute9(rel)) return null;
   const path2 = rel.split(sep9).join("/");
   if (path2.split("/").includes("node_modules") || path2.startsWith(".git/")) return null;
   return isFile(absolute) ? path2 : null;
@@ -51189,8 +51309,8 @@ function resumeHintMarkdown(input2) {
 
 // src/proc/trusted-git-dir.ts
 import { realpathSync as realpathSync8 } from "node:fs";
-import { copyFile as copyFile2, cp as cp2, lstat as lstat6, mkdir as mkdir2, mkdtemp as mkdtemp4, readFile as readFile5, rm as rm5, writeFile as writeFile2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute11, join as join29 } from "node:path";
+import { copyFile as copyFile2, cp as cp2, lstat as lstat6, mkdir as mkdir2, mkdtemp as mkdtemp5, readFile as readFile6, rm as rm6, writeFile as writeFile3 } from "node:fs/promises";
+import { isAbsolute as isAbsolute10, join as join30 } from "node:path";
 var TrustedGitDirError = class extends Error {
   constructor(parent, detail) {
     super(
@@ -51234,24 +51354,24 @@ async function optional3(run2) {
   }
 }
 async function copyObjects(o) {
-  const alternates = join29(o.objects, "info", "alternates");
-  await cp2(o.objects, join29(o.into, "objects"), {
+  const alternates = join30(o.objects, "info", "alternates");
+  await cp2(o.objects, join30(o.into, "objects"), {
     recursive: true,
     force: true,
-    filter: async (src) => src !== alternates && src !== join29(o.objects, "info", "http-alternates") && !(await lstat6(src)).isSymbolicLink()
+    filter: async (src) => src !== alternates && src !== join30(o.objects, "info", "http-alternates") && !(await lstat6(src)).isSymbolicLink()
   });
-  const kept = (await readFile5(alternates, "utf8").catch(() => "")).split("\n").filter((line2) => isAbsolute11(line2) && !isInside(line2, o.workTree));
-  if (kept.length > 0) await writeFile2(join29(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
+  const kept = (await readFile6(alternates, "utf8").catch(() => "")).split("\n").filter((line2) => isAbsolute10(line2) && !isInside(line2, o.workTree));
+  if (kept.length > 0) await writeFile3(join30(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
 `);
-  if (o.shallow !== null) await copyFile2(o.shallow, join29(o.into, "shallow")).catch(() => void 0);
+  if (o.shallow !== null) await copyFile2(o.shallow, join30(o.into, "shallow")).catch(() => void 0);
 }
 var MAX_EXCLUDE_BYTES = 1024 * 1024;
 async function copyExclude(exclude, gitDir) {
-  if (exclude === null || !isAbsolute11(exclude)) return;
+  if (exclude === null || !isAbsolute10(exclude)) return;
   const stats = await lstat6(exclude).catch(() => null);
   if (stats === null || !stats.isFile() || stats.size > MAX_EXCLUDE_BYTES) return;
-  await mkdir2(join29(gitDir, "info"), { recursive: true });
-  await copyFile2(exclude, join29(gitDir, "info", "exclude"));
+  await mkdir2(join30(gitDir, "info"), { recursive: true });
+  await copyFile2(exclude, join30(gitDir, "info", "exclude"));
 }
 async function makeTrustedGitDir(o) {
   if (currentTrustedGit() !== null)
@@ -51261,9 +51381,9 @@ async function makeTrustedGitDir(o) {
   const workTree = await optional3(() => git(["rev-parse", "--show-toplevel"], inCheckout));
   await mkdir2(o.parent, { recursive: true, mode: 448 });
   if (workTree === null) {
-    const home2 = await mkdtemp4(join29(o.parent, ".trusted-git-"));
-    await mkdir2(join29(home2, "none"));
-    return { gitDir: join29(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
+    const home2 = await mkdtemp5(join30(o.parent, ".trusted-git-"));
+    await mkdir2(join30(home2, "none"));
+    return { gitDir: join30(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
   }
   const at = { ...inCheckout, cwd: workTree };
   const head = await optional3(() => git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], at));
@@ -51276,8 +51396,8 @@ async function makeTrustedGitDir(o) {
     await gitPath("info/exclude")
   ];
   const originUrl = usableOrigin(await optional3(() => git(["config", "--get", "remote.origin.url"], at)));
-  const home = await mkdtemp4(join29(o.parent, ".trusted-git-"));
-  const gitDir = join29(home, "git");
+  const home = await mkdtemp5(join30(o.parent, ".trusted-git-"));
+  const gitDir = join30(home, "git");
   const dir = { gitDir, workTree, home, startCommit: head };
   try {
     const here = {
@@ -51291,15 +51411,15 @@ async function makeTrustedGitDir(o) {
       ["init", "--quiet", "--bare", "--template=", `--object-format=${sha256 ? "sha256" : "sha1"}`, gitDir],
       here
     );
-    await writeFile2(join29(gitDir, "config"), trustedConfig({ sha256, originUrl }));
+    await writeFile3(join30(gitDir, "config"), trustedConfig({ sha256, originUrl }));
     if (head === null || objects === null) return dir;
     await copyObjects({ objects, shallow, into: gitDir, workTree });
     await copyExclude(exclude, gitDir);
     const inTrusted = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
     await git([...inTrusted, "update-ref", "--no-deref", "HEAD", head], here);
-    const index = join29(gitDir, "index");
+    const index = join30(gitDir, "index");
     let seeded = false;
-    if (indexPath !== null && isAbsolute11(indexPath)) {
+    if (indexPath !== null && isAbsolute10(indexPath)) {
       try {
         await copyFile2(indexPath, index);
         await git(
@@ -51321,7 +51441,7 @@ async function makeTrustedGitDir(o) {
       }
     }
     if (!seeded) {
-      await rm5(index, { force: true });
+      await rm6(index, { force: true });
       await git([...inTrusted, "read-tree", "HEAD"], here);
     }
     await git([...inTrusted, "-c", "core.fsmonitor=false", "update-index", "-q", "--refresh"], here).catch(
@@ -51331,7 +51451,7 @@ async function makeTrustedGitDir(o) {
     );
     return dir;
   } catch (error63) {
-    await rm5(home, { recursive: true, force: true });
+    await rm6(home, { recursive: true, force: true });
     if (error63 instanceof GitError) throw new TrustedGitDirError(o.parent, error63.message);
     const code = error63.code;
     if (typeof code === "string") throw new TrustedGitDirError(o.parent, error63.message);
@@ -51339,7 +51459,7 @@ async function makeTrustedGitDir(o) {
   }
 }
 async function removeTrustedGitDir(dir) {
-  await rm5(dir.home, { recursive: true, force: true }).catch(() => void 0);
+  await rm6(dir.home, { recursive: true, force: true }).catch(() => void 0);
 }
 
 // src/pull-request/trusted-executables.ts
@@ -51585,8 +51705,8 @@ function postingReporter(run2) {
 }
 function runnerFolders(env) {
   const workspace = resolve11(env.GITHUB_WORKSPACE ?? process.cwd());
-  const temp = env.RUNNER_TEMP ?? join30(workspace, ".evidence-gate-tmp");
-  const runsDir = join30(temp, "evidence-gate", "runs");
+  const temp = env.RUNNER_TEMP ?? join31(workspace, ".evidence-gate-tmp");
+  const runsDir = join31(temp, "evidence-gate", "runs");
   mkdirSync5(runsDir, { recursive: true });
   return { workspace, temp, runsDir };
 }
@@ -51791,8 +51911,8 @@ Fix the graph on the base branch (check a fix with mode: lint).`;
 }
 
 // src/pull-request/isolation-scope.ts
-import { existsSync as existsSync17, mkdtempSync as mkdtempSync5, rmSync as rmSync5 } from "node:fs";
-import { join as join34, resolve as resolve13 } from "node:path";
+import { existsSync as existsSync17, mkdtempSync as mkdtempSync5, rmSync as rmSync6 } from "node:fs";
+import { join as join35, resolve as resolve13 } from "node:path";
 
 // src/proc/checkout-git.ts
 import { spawnSync as spawnSync4 } from "node:child_process";
@@ -51806,13 +51926,13 @@ import {
   readFileSync as readFileSync12,
   readlinkSync,
   renameSync as renameSync3,
-  rmSync as rmSync4,
+  rmSync as rmSync5,
   statSync as statSync8,
   symlinkSync,
   unlinkSync,
   writeFileSync as writeFileSync7
 } from "node:fs";
-import { basename as basename7, dirname as dirname10, join as join31, relative as relative15, sep as sep10 } from "node:path";
+import { basename as basename7, dirname as dirname10, join as join32, relative as relative15, sep as sep10 } from "node:path";
 var GUARD_FILE = "guard.json";
 var CONTROL_FILES = ["config", "config.worktree", "commondir", "gitdir"];
 var CONTROL_DIRS = ["hooks", "info"];
@@ -51830,30 +51950,30 @@ function gitDirsIn(gitDir, rel = "") {
     const walk = (at) => {
       let names;
       try {
-        names = readdirSync5(join31(gitDir, at));
+        names = readdirSync5(join32(gitDir, at));
       } catch {
         return;
       }
       for (const name of names) {
-        const child = join31(at, name);
-        const stats = lstatSync3(join31(gitDir, child));
+        const child = join32(at, name);
+        const stats = lstatSync3(join32(gitDir, child));
         if (!stats.isDirectory()) continue;
-        if (existsSync15(join31(gitDir, child, "HEAD"))) dirs.push(...gitDirsIn(gitDir, child));
+        if (existsSync15(join32(gitDir, child, "HEAD"))) dirs.push(...gitDirsIn(gitDir, child));
         else if (sub === "modules") walk(child);
       }
     };
-    walk(join31(rel, sub));
+    walk(join32(rel, sub));
   }
   return [...new Set(dirs)];
 }
 function snapshotGitDir(gitDir, into) {
   for (const rel of gitDirsIn(gitDir)) {
-    mkdirSync6(join31(into, rel), { recursive: true, mode: 448 });
-    if (existsSync15(join31(gitDir, rel, "HEAD"))) cpSync(join31(gitDir, rel, "HEAD"), join31(into, rel, "HEAD"));
+    mkdirSync6(join32(into, rel), { recursive: true, mode: 448 });
+    if (existsSync15(join32(gitDir, rel, "HEAD"))) cpSync(join32(gitDir, rel, "HEAD"), join32(into, rel, "HEAD"));
     for (const name of [...CONTROL_FILES, ...CONTROL_DIRS]) {
-      const from = join31(gitDir, rel, name);
+      const from = join32(gitDir, rel, name);
       if (!existsSync15(from)) continue;
-      cpSync(from, join31(into, rel, name), { recursive: true, verbatimSymlinks: true });
+      cpSync(from, join32(into, rel, name), { recursive: true, verbatimSymlinks: true });
     }
   }
 }
@@ -51867,7 +51987,7 @@ function guardCheckoutGit(identity, workspace, snapshot) {
       const kind = stats.isSymbolicLink() ? "link" : stats.isDirectory() ? "dir" : "file";
       const content = kind === "link" ? readlinkSync(path2) : kind === "file" ? readFileSync12(path2).toString("base64") : null;
       entries.push({ path: path2, dev: stats.dev, ino: stats.ino, kind, content });
-      if (kind === "dir") snapshotGitDir(path2, join31(snapshot, String(index)));
+      if (kind === "dir") snapshotGitDir(path2, join32(snapshot, String(index)));
       if (kind === "link") continue;
       const locked = runPrivileged(identity, ["chmod", "-R", "g-w", path2]);
       if (locked !== null) return `could not take group write off ${path2} (${locked})`;
@@ -51879,7 +51999,7 @@ function guardCheckoutGit(identity, workspace, snapshot) {
       snapshot,
       entries
     };
-    writeFileSync7(join31(snapshot, GUARD_FILE), JSON.stringify(guard2), { mode: 384 });
+    writeFileSync7(join32(snapshot, GUARD_FILE), JSON.stringify(guard2), { mode: 384 });
     return guard2;
   } catch (error63) {
     return `could not record the checkout's git directories (${error63 instanceof Error ? error63.message : String(error63)})`;
@@ -51896,7 +52016,7 @@ function findByInode(entry, workspace) {
   };
   const parent = dirname10(entry.path);
   for (const name of existsSync15(parent) ? readdirSync5(parent) : []) {
-    if (matches2(join31(parent, name))) return join31(parent, name);
+    if (matches2(join32(parent, name))) return join32(parent, name);
   }
   const found = spawnSync4("find", [workspace, "-xdev", "-inum", String(entry.ino), "-print0"], {
     encoding: "utf8",
@@ -51927,7 +52047,7 @@ function realParents(workspace, path2) {
   if (rel === "" || rel.startsWith("..")) return removed;
   let at = workspace;
   for (const part of rel.split(sep10)) {
-    at = join31(at, part);
+    at = join32(at, part);
     const stats = lstatSync3(at, { throwIfNoEntry: false });
     if (stats?.isDirectory() === true) continue;
     if (stats !== void 0) {
@@ -51947,7 +52067,7 @@ function restoreEntry(entry, workspace) {
   }
   const original = findByInode(entry, workspace);
   mkdirSync6(dirname10(entry.path), { recursive: true });
-  rmSync4(entry.path, { recursive: true, force: true });
+  rmSync5(entry.path, { recursive: true, force: true });
   if (original !== null) {
     renameSync3(original, entry.path);
     return null;
@@ -51967,15 +52087,15 @@ function sameTree(a, b) {
   if (!sa.isDirectory()) return sa.isFile() && sb.isFile() && readFileSync12(a).equals(readFileSync12(b));
   const names = readdirSync5(a).sort();
   const other = readdirSync5(b).sort();
-  return names.length === other.length && names.every((n, i) => n === other[i] && sameTree(join31(a, n), join31(b, n)));
+  return names.length === other.length && names.every((n, i) => n === other[i] && sameTree(join32(a, n), join32(b, n)));
 }
 function restoreGitDir(from, gitDir) {
   for (const rel of gitDirsIn(from)) {
     for (const name of [...CONTROL_FILES, ...CONTROL_DIRS]) {
-      const saved = join31(from, rel, name);
-      const live2 = join31(gitDir, rel, name);
+      const saved = join32(from, rel, name);
+      const live2 = join32(gitDir, rel, name);
       if (sameTree(saved, live2)) continue;
-      rmSync4(live2, { recursive: true, force: true });
+      rmSync5(live2, { recursive: true, force: true });
       if (existsSync15(saved)) cpSync(saved, live2, { recursive: true, verbatimSymlinks: true });
     }
   }
@@ -51990,7 +52110,7 @@ function restoreCheckoutGit(guard2) {
       if (problem !== null) problems.push(problem);
       else if (!wasThere)
         restored.push(`${relative15(guard2.workspace, entry.path) || basename7(entry.path)} (replaced)`);
-      const saved = join31(guard2.snapshot, String(index));
+      const saved = join32(guard2.snapshot, String(index));
       if (entry.kind === "dir" && problem === null && existsSync15(saved)) {
         const before = sameSnapshot(saved, entry.path);
         restoreGitDir(saved, entry.path);
@@ -52006,7 +52126,7 @@ function restoreCheckoutGit(guard2) {
   for (const path2 of findGitEntries(guard2.workspace)) {
     if (recorded.has(path2)) continue;
     try {
-      rmSync4(path2, { recursive: true, force: true });
+      rmSync5(path2, { recursive: true, force: true });
       restored.push(`${relative15(guard2.workspace, path2)} (made by the pull request's code: removed)`);
     } catch (error63) {
       problems.push(
@@ -52019,7 +52139,7 @@ function restoreCheckoutGit(guard2) {
 function sameSnapshot(from, gitDir) {
   return gitDirsIn(from).every(
     (rel) => [...CONTROL_FILES, ...CONTROL_DIRS].every(
-      (name) => sameTree(join31(from, rel, name), join31(gitDir, rel, name))
+      (name) => sameTree(join32(from, rel, name), join32(gitDir, rel, name))
     )
   );
 }
@@ -52031,7 +52151,7 @@ import { dirname as dirname11, resolve as resolve12 } from "node:path";
 
 // src/proc/run-home.ts
 import { lstatSync as lstatSync4, mkdirSync as mkdirSync7, mkdtempSync as mkdtempSync4 } from "node:fs";
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 var SHARED_CACHES = { npm: "npm_config_cache", pip: "PIP_CACHE_DIR" };
 var SHARED_CACHE_ROOT = "/var/cache/evidence-gate-pr";
 function lockLoginHome(identity, loginHome) {
@@ -52052,11 +52172,11 @@ function lockLoginHome(identity, loginHome) {
 }
 function makeRunHome(identity, parent, caches) {
   mkdirSync7(parent, { recursive: true });
-  const root = mkdtempSync4(join32(parent, "pr-user-"));
+  const root = mkdtempSync4(join33(parent, "pr-user-"));
   const dirs = { home: "home", tmp: "tmp", cache: "cache", config: "config", data: "data", state: "state" };
-  for (const name of Object.values(dirs)) mkdirSync7(join32(root, name), { mode: 448 });
+  for (const name of Object.values(dirs)) mkdirSync7(join33(root, name), { mode: 448 });
   const owner = `${identity.uid}:${identity.gid}`;
-  const sharedCaches = caches.map((name) => ({ name, path: join32(SHARED_CACHE_ROOT, name) }));
+  const sharedCaches = caches.map((name) => ({ name, path: join33(SHARED_CACHE_ROOT, name) }));
   for (const step of [
     ["chown", "-R", owner, root],
     ["chmod", "0700", root],
@@ -52071,14 +52191,14 @@ function makeRunHome(identity, parent, caches) {
       throw new Error(`could not make ${root} the fresh home of ${identity.user} (${problem})`);
   }
   const env = {
-    TMPDIR: join32(root, dirs.tmp),
-    XDG_CACHE_HOME: join32(root, dirs.cache),
-    XDG_CONFIG_HOME: join32(root, dirs.config),
-    XDG_DATA_HOME: join32(root, dirs.data),
-    XDG_STATE_HOME: join32(root, dirs.state)
+    TMPDIR: join33(root, dirs.tmp),
+    XDG_CACHE_HOME: join33(root, dirs.cache),
+    XDG_CONFIG_HOME: join33(root, dirs.config),
+    XDG_DATA_HOME: join33(root, dirs.data),
+    XDG_STATE_HOME: join33(root, dirs.state)
   };
   for (const { name, path: path2 } of sharedCaches) env[SHARED_CACHES[name]] = path2;
-  return { root, home: join32(root, dirs.home), env, sharedCaches };
+  return { root, home: join33(root, dirs.home), env, sharedCaches };
 }
 function removeRunHome(identity, root) {
   if (!/\/pr-user-[^/]+$/.test(root)) return `${root} is not a run's fresh home (pr-user-XXXXXX)`;
@@ -52125,7 +52245,7 @@ function sweepSharedTemp(identity, o = {}) {
 // src/proc/scheduled-jobs.ts
 import { spawnSync as spawnSync5 } from "node:child_process";
 import { existsSync as existsSync16 } from "node:fs";
-import { join as join33 } from "node:path";
+import { join as join34 } from "node:path";
 var CRON_SPOOLS = ["/var/spool/cron/crontabs", "/var/spool/cron"];
 var SCHEDULER_ACCESS = [
   { tool: "crontab", allow: "/etc/cron.allow", deny: "/etc/cron.deny" },
@@ -52164,7 +52284,7 @@ function removeScheduledJobs(via, user) {
   const problems = [];
   const has2 = (tool) => findExecutable(tool, SYSTEM_TOOLS_ENV.PATH) !== null;
   for (const spool of CRON_SPOOLS) {
-    const file2 = join33(spool, user);
+    const file2 = join34(spool, user);
     if (run(via, ["test", "-e", file2]).status !== 0) continue;
     const done = run(via, ["rm", "-f", file2]);
     if (done.status === 0 && run(via, ["touch", spool]).status === 0) removed.push("its crontab");
@@ -52297,7 +52417,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
     workspace: o.workspace,
     privateDirs: [o.runsDir],
     env: o.env,
-    runHomeParent: join34(o.temp, "evidence-gate"),
+    runHomeParent: join35(o.temp, "evidence-gate"),
     sharedCaches: o.sharedCaches
   });
   if (isolation.kind === "off" && isolation.required)
@@ -52319,7 +52439,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
   const guard2 = isolation.kind === "on" ? guardCheckoutGit(
     isolation.identity,
     resolve13(o.workspace),
-    mkdtempSync5(join34(o.runsDir, ".checkout-git-"))
+    mkdtempSync5(join35(o.runsDir, ".checkout-git-"))
   ) : null;
   if (guard2 !== null && typeof guard2 !== "string") runner2.saveState(SAVED_STATE.checkoutGit, guard2.snapshot);
   try {
@@ -52343,7 +52463,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
     }
     const removed = isolation.kind === "on" ? removeRunHome(isolation.identity, isolation.runHome.root) : null;
     if (removed === null && isolation.kind === "on") runner2.saveState(SAVED_STATE.prUserHome, "");
-    const handedBack = [o.workspace, join34(o.temp, "evidence-gate")];
+    const handedBack = [o.workspace, join35(o.temp, "evidence-gate")];
     const problems = identity !== null ? [
       ...removed !== null ? [removed] : [],
       ...scope.handBackProblems,
@@ -52357,7 +52477,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
       problems.push(...put.problems);
       if (put.restored.length > 0) runner2.warning(restoredWarning(put.restored));
       if (put.problems.length === 0) {
-        rmSync5(guard2.snapshot, { recursive: true, force: true });
+        rmSync6(guard2.snapshot, { recursive: true, force: true });
         runner2.saveState(SAVED_STATE.checkoutGit, "");
       }
     }
@@ -52513,8 +52633,8 @@ async function eventCheckoutProblem(o) {
 }
 
 // src/proc/git-push.ts
-import { copyFile as copyFile3, mkdtemp as mkdtemp5, rm as rm6, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { copyFile as copyFile3, mkdtemp as mkdtemp6, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join36 } from "node:path";
 var TRACE_VARIABLES = /^GIT_(TRACE|CURL_VERBOSE|REDACT_COOKIES)/i;
 function credentialConfig(credential) {
   const key = `http.${credential.serverUrl.replace(/\/+$/, "")}/.extraheader`;
@@ -52587,14 +52707,14 @@ async function pushCommit(o) {
     cwd: o.repoDir,
     ...context
   });
-  const objects = join35(commonDir, "objects");
-  const dir = await mkdtemp5(join35(o.tempParent, "evidence-gate-push-"));
+  const objects = join36(commonDir, "objects");
+  const dir = await mkdtemp6(join36(o.tempParent, "evidence-gate-push-"));
   const isolated = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: dir };
   try {
     await git(["init", "--quiet", "--bare", dir], { cwd: dir, ...context, set: isolated });
-    await writeFile3(join35(dir, "objects", "info", "alternates"), `${objects}
+    await writeFile4(join36(dir, "objects", "info", "alternates"), `${objects}
 `);
-    await copyFile3(join35(commonDir, "shallow"), join35(dir, "shallow")).catch(() => void 0);
+    await copyFile3(join36(commonDir, "shallow"), join36(dir, "shallow")).catch(() => void 0);
     await git(["config", "core.hooksPath", "/dev/null"], { cwd: dir, ...context, set: isolated });
     const ref = `refs/heads/${o.branch}`;
     const args = [
@@ -52620,7 +52740,7 @@ async function pushCommit(o) {
       reason: result.stderr.trim().slice(-2e3) || `git push exited ${result.exitCode}`
     };
   } finally {
-    await rm6(dir, { recursive: true, force: true });
+    await rm7(dir, { recursive: true, force: true });
   }
 }
 
@@ -53438,12 +53558,12 @@ function rewritten(changed, definition) {
 
 // src/github/ledger-artifact.ts
 import { mkdtempSync as mkdtempSync7, readFileSync as readFileSync13, statSync as statSync10 } from "node:fs";
-import { join as join37 } from "node:path";
+import { join as join38 } from "node:path";
 
 // src/github/artifact-zip.ts
 var import_yauzl = __toESM(require_yauzl(), 1);
-import { createWriteStream as createWriteStream2, existsSync as existsSync18, mkdirSync as mkdirSync9, mkdtempSync as mkdtempSync6, renameSync as renameSync4, rmSync as rmSync6 } from "node:fs";
-import { basename as basename8, dirname as dirname12, join as join36, relative as relative16, sep as sep11 } from "node:path";
+import { createWriteStream as createWriteStream2, existsSync as existsSync18, mkdirSync as mkdirSync9, mkdtempSync as mkdtempSync6, renameSync as renameSync4, rmSync as rmSync7 } from "node:fs";
+import { basename as basename8, dirname as dirname12, join as join37, relative as relative16, sep as sep11 } from "node:path";
 import { pipeline } from "node:stream/promises";
 var RUN_ARCHIVE_LIMITS = { maxEntries: 2e4, maxTotalBytes: 256 * 1024 * 1024 };
 var UnsafeArchiveError = class extends Error {
@@ -53475,13 +53595,13 @@ function archiveEntryProblem(entry) {
 async function extractArtifactZip(zip, target, limits = RUN_ARCHIVE_LIMITS) {
   if (existsSync18(target)) throw new Error(`Internal error: ${target} exists already`);
   mkdirSync9(dirname12(target), { recursive: true });
-  const staging = mkdtempSync6(join36(dirname12(target), `.${basename8(target)}.extract-`));
+  const staging = mkdtempSync6(join37(dirname12(target), `.${basename8(target)}.extract-`));
   try {
     const counted2 = await extractInto(zip, staging, limits);
     renameSync4(staging, target);
     return counted2;
   } catch (error63) {
-    rmSync6(staging, { recursive: true, force: true });
+    rmSync7(staging, { recursive: true, force: true });
     if (error63 instanceof UnsafeArchiveError) throw error63;
     throw new UnsafeArchiveError(
       `the archive could not be extracted: ${error63 instanceof Error ? error63.message : String(error63)}`
@@ -53508,7 +53628,7 @@ async function extractInto(zip, root, limits) {
       zipfile.close();
       throw new UnsafeArchiveError(`entry ${JSON.stringify(entry.fileName)} is refused: ${problem}`);
     }
-    const path2 = join36(root, ...entry.fileName.split("/").filter((s) => s !== ""));
+    const path2 = join37(root, ...entry.fileName.split("/").filter((s) => s !== ""));
     const inside2 = relative16(root, path2);
     if (inside2 === "" || inside2.startsWith(`..${sep11}`) || inside2 === "..") {
       zipfile.close();
@@ -53539,7 +53659,7 @@ async function writeEntry(zipfile, entry, path2) {
 }
 
 // src/github/run-artifact-download.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 var RUN_ARTIFACT_MAX_BYTES = 64 * 1024 * 1024;
 var RunArtifactError = class extends Error {
   constructor(message, status, transient) {
@@ -53655,7 +53775,7 @@ async function downloadRunArtifact(options3) {
   }
   const bytes = await readAtMost(blob.body, max, what, kind);
   if (artifact.digest?.startsWith("sha256:")) {
-    const actual = `sha256:${createHash6("sha256").update(bytes).digest("hex")}`;
+    const actual = `sha256:${createHash7("sha256").update(bytes).digest("hex")}`;
     if (actual.toLowerCase() !== artifact.digest.toLowerCase()) {
       throw new RunArtifactError(
         `${what} does not match its digest (${artifact.digest}, downloaded ${actual}): refused`,
@@ -53740,21 +53860,21 @@ async function readLedgerArtifact(o) {
     }
     throw error63;
   }
-  const folder = join37(mkdtempSync7(join37(o.tempDir, "evidence-gate-ledger-")), "artifact");
+  const folder = join38(mkdtempSync7(join38(o.tempDir, "evidence-gate-ledger-")), "artifact");
   try {
     await extractArtifactZip(zip, folder, o.limits ?? LEDGER_ARCHIVE_LIMITS);
   } catch (error63) {
     if (!(error63 instanceof UnsafeArchiveError)) throw error63;
     return { kind: "refused", reason: `${what} was refused: ${error63.message}`, issues: [] };
   }
-  const path2 = join37(folder, LEDGER_FILE);
-  let stat3;
+  const path2 = join38(folder, LEDGER_FILE);
+  let stat4;
   try {
-    stat3 = statSync10(path2);
+    stat4 = statSync10(path2);
   } catch {
     return { kind: "refused", reason: `${what} holds no ${LEDGER_FILE} at its root`, issues: [] };
   }
-  if (!stat3.isFile()) {
+  if (!stat4.isFile()) {
     return { kind: "refused", reason: `${what}: ${LEDGER_FILE} is not a file`, issues: [] };
   }
   const parsed = parseLedgerJson(readFileSync13(path2, "utf8"));
@@ -53768,7 +53888,7 @@ async function readLedgerArtifact(o) {
   return { kind: "ledger", ledger: parsed.ledger, path: path2, digests: digestsBeside(folder, parsed.ledger.runId) };
 }
 function digestsBeside(folder, runId) {
-  const path2 = join37(folder, RUN_STATE_DIGEST_FILE);
+  const path2 = join38(folder, RUN_STATE_DIGEST_FILE);
   try {
     if (!statSync10(path2).isFile()) return null;
     return parseRunStateDigestFile(readFileSync13(path2, "utf8"), runId);
@@ -54235,8 +54355,8 @@ ${escapeInline(message)}
 }
 
 // src/pull-request/resume-mode.ts
-import { existsSync as existsSync19, rmSync as rmSync7 } from "node:fs";
-import { join as join38 } from "node:path";
+import { existsSync as existsSync19, rmSync as rmSync8 } from "node:fs";
+import { join as join39 } from "node:path";
 var SHA = /^[0-9a-f]{40}$/i;
 var failed2 = (end) => ({ kind: "not-resumed", ...end });
 async function fetchRunDirectory(o, where) {
@@ -54275,7 +54395,7 @@ async function fetchRunDirectory(o, where) {
   runner2.info(
     `run ${mode.runId}: artifact ${name} (id ${artifact.id}, ${artifact.sizeInBytes} bytes) of workflow run ${artifact.workflowRunId ?? "?"} on ${headSha.slice(0, 7)}`
   );
-  const runDir = join38(where.runsDir, mode.runId);
+  const runDir = join39(where.runsDir, mode.runId);
   try {
     const zip = await downloadRunArtifact({
       octokit,
@@ -54284,10 +54404,10 @@ async function fetchRunDirectory(o, where) {
       artifact,
       ...o.signal ? { signal: o.signal } : {}
     });
-    if (existsSync19(runDir)) rmSync7(runDir, { recursive: true, force: true });
+    if (existsSync19(runDir)) rmSync8(runDir, { recursive: true, force: true });
     const extracted = await extractArtifactZip(zip, runDir);
     runner2.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
-    rmSync7(join38(runDir, "run.lock"), { force: true });
+    rmSync8(join39(runDir, "run.lock"), { force: true });
   } catch (error63) {
     if (!(error63 instanceof RunArtifactError) && !(error63 instanceof UnsafeArchiveError)) throw error63;
     return failed2({

@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-OEDEXL6R.js";
+} from "./cli-chunk-QK25KWVL.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {

@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-KPVUU4PQ.js";
+} from "./cli-chunk-4GPF4DUD.js";
 import {
   localModelCli,
   planAuto,
@@ -13,28 +13,28 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-ZVKCQWOJ.js";
+} from "./cli-chunk-IKK4SAS3.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-DKCBJF3Y.js";
+import "./cli-chunk-T6CC7XKF.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-OEDEXL6R.js";
+} from "./cli-chunk-QK25KWVL.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-XAHD7F3H.js";
+} from "./cli-chunk-SDC6Q56R.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-B7NCXIFL.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

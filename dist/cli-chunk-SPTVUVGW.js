@@ -60,7 +60,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-ZVKCQWOJ.js";
+} from "./cli-chunk-IKK4SAS3.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -79,7 +79,7 @@ import {
 } from "./cli-chunk-65TFX77S.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-DKCBJF3Y.js";
+} from "./cli-chunk-T6CC7XKF.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -97,7 +97,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-OEDEXL6R.js";
+} from "./cli-chunk-QK25KWVL.js";
 import {
   cliSecrets,
   clip,
@@ -115,7 +115,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-XAHD7F3H.js";
+} from "./cli-chunk-SDC6Q56R.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,
@@ -145,7 +145,7 @@ import {
   runProcess,
   shareWithIdentity,
   trustedCommand
-} from "./cli-chunk-K35N5HEM.js";
+} from "./cli-chunk-B7NCXIFL.js";
 import {
   createRedactor,
   unreachable
@@ -1586,7 +1586,10 @@ var options = (cwd, context) => ({
   cwd,
   ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
   ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
-  set: { GIT_OPTIONAL_LOCKS: "0" }
+  set: {
+    GIT_OPTIONAL_LOCKS: "0",
+    ...context.treeIndex !== void 0 ? { GIT_INDEX_FILE: context.treeIndex } : {}
+  }
 });
 async function gitBytes(args, cwd, context) {
   const chunks = [];
@@ -1741,12 +1744,19 @@ async function snapshotBeforeVerify(cwd, context, ignoredFiles) {
   let taken = null;
   let treeNote = null;
   try {
-    taken = await evidenceTreeAndRoot(cwd, context);
+    taken = await withWorkingTreeIndex(cwd, context, async (scope) => {
+      const tree2 = await scope.git(["write-tree"]);
+      return {
+        tree: tree2,
+        root: scope.root,
+        gaps: await gapFields(scope.root, tree2, { ...context, treeIndex: scope.indexFile })
+      };
+    });
   } catch (error) {
     treeNote = `[evidence-gate] no evidence tree: ${error instanceof Error ? error.message : String(error)}`;
   }
   const tree = taken?.tree ?? null;
-  const gaps = taken !== null ? await gapFields(taken.root, taken.tree, context) : {};
+  const gaps = taken?.gaps ?? {};
   if (ignoredFiles === void 0) return { tree, treeNote, gaps, ignored: {}, before: null };
   const before = await ignoredFilesFingerprint(cwd, {
     ...context,

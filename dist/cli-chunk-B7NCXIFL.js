@@ -1465,6 +1465,7 @@ export {
   trustedCommand,
   runProcess,
   hiddenPaths,
+  currentTrustedGit,
   onTrustedGit,
   GitError,
   git,

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-HOV5FOSE.js";
+} from "./cli-chunk-SPTVUVGW.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,7 +14,7 @@ import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-ZVKCQWOJ.js";
+} from "./cli-chunk-IKK4SAS3.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
@@ -22,11 +22,11 @@ import {
   isLocalAccountName,
   localApprover
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-DKCBJF3Y.js";
+import "./cli-chunk-T6CC7XKF.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-OEDEXL6R.js";
+} from "./cli-chunk-QK25KWVL.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -36,12 +36,12 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-XAHD7F3H.js";
+} from "./cli-chunk-SDC6Q56R.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-B7NCXIFL.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

@@ -4,11 +4,11 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-KPVUU4PQ.js";
+} from "./cli-chunk-4GPF4DUD.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-HOV5FOSE.js";
+} from "./cli-chunk-SPTVUVGW.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -20,21 +20,21 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-ZVKCQWOJ.js";
+} from "./cli-chunk-IKK4SAS3.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-DKCBJF3Y.js";
-import "./cli-chunk-OEDEXL6R.js";
+import "./cli-chunk-T6CC7XKF.js";
+import "./cli-chunk-QK25KWVL.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-XAHD7F3H.js";
+} from "./cli-chunk-SDC6Q56R.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-B7NCXIFL.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

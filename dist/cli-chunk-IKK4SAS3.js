@@ -14,7 +14,7 @@ import {
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-DKCBJF3Y.js";
+} from "./cli-chunk-T6CC7XKF.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -23,7 +23,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-OEDEXL6R.js";
+} from "./cli-chunk-QK25KWVL.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -41,7 +41,7 @@ import {
   startKeyProxy,
   startingCommit,
   workTreeRoot
-} from "./cli-chunk-XAHD7F3H.js";
+} from "./cli-chunk-SDC6Q56R.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -59,7 +59,7 @@ import {
   childEchoFence,
   gitStream,
   runProcess
-} from "./cli-chunk-K35N5HEM.js";
+} from "./cli-chunk-B7NCXIFL.js";
 import {
   createRedactor,
   unreachable
@@ -4547,6 +4547,7 @@ function ignoredFilesFromData(data) {
 
 // src/evidence/ignored-files.ts
 var DEFAULT_MAX_IGNORED_FILES = 5e5;
+var NO_INDEX = "/proc/evidence-gate-no-index/index";
 var MISSING = -1;
 var UNREADABLE = -2;
 var STAT_SLICE = 2e3;
@@ -4578,6 +4579,10 @@ async function ignoredFilesFingerprint(dir, options = {}) {
   try {
     await gitStream(["ls-files", "--others", "--ignored", "--exclude-standard", "-z"], {
       cwd: root,
+      // No index: every ignored file on disk is listed, whatever an index says is tracked. The repository's
+      // index is written by whoever ran in it, and a file force-added there (`git add -f`) but not in HEAD
+      // is in no evidence tree (evidence-tree.ts): listed against it, it was in no record at all.
+      set: { GIT_INDEX_FILE: NO_INDEX },
       ...options.baseEnv !== void 0 ? { baseEnv: options.baseEnv } : {},
       ...options.knownSecrets !== void 0 ? { knownSecrets: options.knownSecrets } : {},
       ...options.timeoutMs !== void 0 ? { timeoutMs: options.timeoutMs } : {},

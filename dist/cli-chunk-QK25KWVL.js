@@ -6,7 +6,7 @@ import {
   parseCodexConfig,
   parseDuration,
   runtimeFor
-} from "./cli-chunk-XAHD7F3H.js";
+} from "./cli-chunk-SDC6Q56R.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,
@@ -16,7 +16,7 @@ import {
 import {
   findExecutable,
   verifyEnvProblems
-} from "./cli-chunk-K35N5HEM.js";
+} from "./cli-chunk-B7NCXIFL.js";
 import {
   RE2JS
 } from "./cli-chunk-Q4DFSTE5.js";

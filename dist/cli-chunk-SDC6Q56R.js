@@ -12,13 +12,13 @@ import {
 import {
   GitError,
   buildChildEnv,
+  currentTrustedGit,
   folderWriteProblem,
   git,
   gitObjectsProblem,
-  gitStream,
   hiddenPaths,
   outputFileProblem
-} from "./cli-chunk-K35N5HEM.js";
+} from "./cli-chunk-B7NCXIFL.js";
 import {
   createRedactor,
   unreachable
@@ -1153,7 +1153,7 @@ function cliModelCredentials(env, runtime) {
 }
 
 // src/local-run/local-setup.ts
-import { join as join5, resolve as resolve3 } from "node:path";
+import { join as join6, resolve as resolve3 } from "node:path";
 
 // src/local-run/local-repository.ts
 import { existsSync as existsSync2, realpathSync as realpathSync2, statSync } from "node:fs";
@@ -1221,9 +1221,123 @@ function inside(root, path) {
 }
 
 // src/evidence/evidence-tree.ts
-import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, rm as rm2, stat as stat2 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { join as join5 } from "node:path";
+
+// src/evidence/seed-index.ts
+import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
+import { copyFile, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute2, join as join4 } from "node:path";
+import { join as join4 } from "node:path";
+var SEEDS_KEPT = 32;
+var STAT_BYTES = 40;
+var CTIME_SECONDS_AT = 0;
+var SIZE_AT = 36;
+var EXTENDED = 16384;
+function smudgedSince(bytes, sinceSecond) {
+  for (const [algorithm, idLength] of [
+    ["sha1", 20],
+    ["sha256", 32]
+  ]) {
+    if (bytes.length < 12 + idLength) continue;
+    const body = Buffer.from(bytes.subarray(0, bytes.length - idLength));
+    if (!createHash(algorithm).update(body).digest().equals(bytes.subarray(bytes.length - idLength)))
+      continue;
+    if (!smudgeEntries(body, idLength, sinceSecond)) return null;
+    return Buffer.concat([body, createHash(algorithm).update(body).digest()]);
+  }
+  return null;
+}
+function smudgeEntries(body, idLength, sinceSecond) {
+  if (body.toString("latin1", 0, 4) !== "DIRC") return false;
+  const version = body.readUInt32BE(4);
+  if (version !== 2 && version !== 3) return false;
+  const count = body.readUInt32BE(8);
+  let at = 12;
+  for (let i = 0; i < count; i++) {
+    const start = at;
+    const flagsAt = start + STAT_BYTES + idLength;
+    if (flagsAt + 2 > body.length) return false;
+    const flags = body.readUInt16BE(flagsAt);
+    let pathAt = flagsAt + 2;
+    if ((flags & EXTENDED) !== 0) {
+      if (version < 3) return false;
+      pathAt += 2;
+    }
+    const end = body.indexOf(0, pathAt);
+    if (end <= pathAt) return false;
+    at = start + (end - start + 8 & ~7);
+    if (at > body.length) return false;
+    if (body.readUInt32BE(start + CTIME_SECONDS_AT) >= sinceSecond) body.writeUInt32BE(0, start + SIZE_AT);
+  }
+  while (at < body.length) {
+    if (at + 8 > body.length) return false;
+    if (body.toString("latin1", at, at + 4) === "link") return false;
+    at += 8 + body.readUInt32BE(at + 4);
+  }
+  return at === body.length;
+}
+var SeedIndexes = class {
+  #dir = null;
+  #paths = /* @__PURE__ */ new Map();
+  #count = 0;
+  /** The kept seed of `key`, or `null`. */
+  get(key) {
+    const path = this.#paths.get(key);
+    if (path === void 0) return null;
+    this.#paths.delete(key);
+    this.#paths.set(key, path);
+    return path;
+  }
+  /**
+   * Keeps `indexFile` (git-written by an `add -A` that began in second `readSince`) as `key`'s seed,
+   * smudged ({@link smudgedSince}), its mtime the original's. A seed that cannot be kept is no error: the
+   * next tree starts from `HEAD` and reads every file.
+   */
+  async keep(key, indexFile, readSince) {
+    const previous = this.#paths.get(key);
+    this.#paths.delete(key);
+    if (previous !== void 0) await rm(previous, { force: true });
+    try {
+      const smudged = smudgedSince(await readFile(indexFile), readSince);
+      if (smudged === null) return;
+      if (this.#dir === null) {
+        this.#dir = await mkdtemp(join4(tmpdir(), "evidence-gate-seeds-"));
+        const dir = this.#dir;
+        process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+      }
+      const written = await stat(indexFile);
+      const next = join4(this.#dir, `seed-${++this.#count}`);
+      await writeFile(next, smudged, { mode: 384 });
+      await utimes(next, written.atime, written.mtime);
+      this.#paths.set(key, next);
+      while (this.#paths.size > SEEDS_KEPT) {
+        const [oldest, path] = this.#paths.entries().next().value;
+        this.#paths.delete(oldest);
+        await rm(path, { force: true });
+      }
+    } catch {
+      this.#paths.delete(key);
+    }
+  }
+};
+var seedIndexes = new SeedIndexes();
+async function copySeed(seed, indexFile) {
+  if (seed === null) return false;
+  try {
+    const original = await stat(seed);
+    await copyFile(seed, indexFile);
+    await utimes(indexFile, original.atime, new Date(original.mtimeMs - 1e3));
+    return true;
+  } catch {
+    await rm(indexFile, { force: true });
+    return false;
+  }
+}
+
+// src/evidence/evidence-tree.ts
 var NotAGitRepositoryError = class extends Error {
   constructor(dir, detail) {
     super(
@@ -1252,7 +1366,7 @@ var gitOptions = (cwd, context, set) => ({
 });
 async function workTreeRoot(dir, context = {}) {
   try {
-    if (!(await stat(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
+    if (!(await stat2(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
   } catch (error) {
     if (error instanceof NotAGitRepositoryError) throw error;
     throw new NotAGitRepositoryError(dir, "the directory does not exist");
@@ -1274,65 +1388,56 @@ async function headCommit(root, context) {
     throw error;
   }
 }
-async function seedFromUserIndex(userIndexPath, indexFile) {
-  try {
-    const original = await stat(userIndexPath);
-    await copyFile(userIndexPath, indexFile);
-    await utimes(indexFile, original.atime, new Date(original.mtimeMs - 1e3));
-    return true;
-  } catch {
-    await rm(indexFile, { force: true });
-    return false;
-  }
-}
 function nulFields(bytes) {
   const fields = bytes.toString("utf8").split("\0");
   if (fields.at(-1) === "") fields.pop();
   return fields;
 }
-var FLAG_PATHS_PER_CALL = 500;
-async function clearSkipFlags(root, context, indexFile) {
-  const options = gitOptions(root, context, { GIT_INDEX_FILE: indexFile });
-  const assumed = [];
-  const skipped = [];
-  const chunks = [];
-  await gitStream(["ls-files", "-v", "-z"], { ...options, onStdout: (chunk) => chunks.push(chunk) });
-  for (const entry of nulFields(Buffer.concat(chunks))) {
-    const tag = entry[0] ?? "";
-    const path = entry.slice(2);
-    if (tag === "S" || tag === "s") skipped.push(path);
-    if (tag !== tag.toUpperCase()) assumed.push(path);
-  }
-  for (const [flag, paths] of [
-    ["--no-assume-unchanged", assumed],
-    ["--no-skip-worktree", skipped]
-  ]) {
-    for (let i = 0; i < paths.length; i += FLAG_PATHS_PER_CALL) {
-      await git(["update-index", flag, "--", ...paths.slice(i, i + FLAG_PATHS_PER_CALL)], options);
-    }
-  }
-}
+var STAT_TRUST_PINS = [
+  "-c",
+  "core.ignoreStat=false",
+  "-c",
+  "core.checkStat=default",
+  "-c",
+  "core.trustctime=true",
+  "-c",
+  "core.untrackedCache=false",
+  "-c",
+  "core.splitIndex=false",
+  // A seed is kept only in a form seed-index.ts reads (`feature.manyFiles` would ask for version 4 and no
+  // checksum).
+  "-c",
+  "index.version=2",
+  "-c",
+  "index.skipHash=false"
+];
 async function withWorkingTreeIndex(repoDir, context, task) {
   const root = await workTreeRoot(repoDir, context);
-  const tempDir = await mkdtemp(join4(tmpdir(), "evidence-gate-index-"));
-  const indexFile = join4(tempDir, "index");
+  const tempDir = await mkdtemp2(join5(tmpdir2(), "evidence-gate-index-"));
+  const indexFile = join5(tempDir, "index");
   try {
-    const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
-    const userIndexPath = isAbsolute2(userIndex) ? userIndex : join4(root, userIndex);
-    const seeded = await seedFromUserIndex(userIndexPath, indexFile);
-    const scoped = (args) => git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
-    if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
-    if (seeded) await clearSkipFlags(root, context, indexFile);
+    const readSince = Math.floor(Date.now() / 1e3) - 1;
+    const seedKey = `${currentTrustedGit()?.gitDir ?? ""}\0${root}`;
+    const scoped = (args) => git([...STAT_TRUST_PINS, ...args], gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
+    if (!await copySeed(seedIndexes.get(seedKey), indexFile)) {
+      try {
+        await scoped(["read-tree", "HEAD"]);
+      } catch (error) {
+        if (!(error instanceof GitError)) throw error;
+        await rm2(indexFile, { force: true });
+      }
+    }
     const hidden = hiddenPaths(root).map((rel) => `:(top,literal)${rel}`);
     if (hidden.length > 0) {
       await scoped(["rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", ...hidden]);
       const excluded = hidden.map((spec) => spec.replace(":(top,literal)", ":(top,literal,exclude)"));
       await scoped(["add", "-A", "--", ":/", ...excluded]);
     } else await scoped(["add", "-A"]);
+    await seedIndexes.keep(seedKey, indexFile, readSince);
     await context.indexOverlay?.apply({ root, git: scoped });
-    return await task({ root, git: scoped });
+    return await task({ root, git: scoped, indexFile });
   } finally {
-    await rm(tempDir, { recursive: true, force: true });
+    await rm2(tempDir, { recursive: true, force: true });
   }
 }
 async function evidenceTree(repoDir, context = {}) {
@@ -1429,7 +1534,7 @@ evidence-gate ${command}: `)}
   return EXIT.usage;
 }
 function runsDirFor(repoDir, runsDir, cwd) {
-  return runsDir !== void 0 ? resolve3(cwd, runsDir) : join5(repoDir, ".evidence-gate", "runs");
+  return runsDir !== void 0 ? resolve3(cwd, runsDir) : join6(repoDir, ".evidence-gate", "runs");
 }
 async function savedRunsDir(io, repo, runsDir) {
   if (runsDir !== void 0) return resolve3(io.cwd, runsDir);
