@@ -13,6 +13,7 @@ import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclu
 import { computeTotals, type Ledger, type PlanningCall, type PlanSection } from "../ledger/ledger.js";
 import { fitLedgerText } from "../ledger/render-json.js";
 import { handBackPrCodeFiles } from "../proc/hand-back.js";
+import { IGNORED_BASELINE_FILE } from "./graph-run.js";
 import { settleNodesChanges } from "./nodes-changes.js";
 import type { RunFrame } from "./run-frame.js";
 
@@ -21,7 +22,12 @@ export interface FinishedRun {
   readonly ledger: Ledger;
   readonly ledgerPath: string;
   /** sha256 (hex) of `state.json` and `graph.json` as this process last wrote (or checked) them. */
-  readonly digests: { readonly state: string | null; readonly graph: string | null };
+  readonly digests: {
+    readonly state: string | null;
+    readonly graph: string | null;
+    /** `ignored-baseline.json`, which a resumed leg compares its verifies' git-ignored files with. */
+    readonly ignored: string | null;
+  };
 }
 
 /**
@@ -123,7 +129,11 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
   return {
     ledger,
     ledgerPath,
-    digests: { state: dir.digestOf("state.json"), graph: dir.digestOf("graph.json") },
+    digests: {
+      state: dir.digestOf("state.json"),
+      graph: dir.digestOf("graph.json"),
+      ignored: dir.digestOf(IGNORED_BASELINE_FILE),
+    },
   };
 }
 

@@ -11,18 +11,29 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 
-/** sha256 (hex) of the run directory's two state files; `null` for a file that was not written. */
+/** The ignored-files baseline's file name in a run directory (the engine's `IGNORED_BASELINE_FILE`). */
+const IGNORED_BASELINE = "ignored-baseline.json";
+
+/**
+ * sha256 (hex) of the run directory's state files; `null` for a file that was not written. `ignored` is
+ * `ignored-baseline.json` — the git-ignored files a resumed leg's verifies are compared with, so a node
+ * that rewrote it could hide its own edit of `node_modules/` from the next leg — and `undefined` when the
+ * record predates it (a marker or digest file written before 2026-12-06): a resumed leg then does not use
+ * the baseline it cannot check.
+ */
 export interface RunStateDigests {
   readonly state: string | null;
   readonly graph: string | null;
+  readonly ignored?: string | null;
 }
 
 const MARKER =
-  /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none) -->/g;
+  /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none)(?: ignored=([0-9a-f]{64}|none))? -->/g;
 
 /** The hidden comment carrying `digests` for `runId`, for the end of a check run's summary. */
 export function runStateDigestMarker(runId: string, digests: RunStateDigests): string {
-  return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"} -->`;
+  const ignored = digests.ignored === undefined ? "" : ` ignored=${digests.ignored ?? "none"}`;
+  return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"}${ignored} -->`;
 }
 
 /** The digests a check run's summary carries for `runId` (the last marker wins), or `null` when none. */
@@ -34,6 +45,7 @@ export function readRunStateDigests(summary: string | null, runId: string): RunS
     found = {
       state: match[2] === "none" ? null : match[2]!,
       graph: match[3] === "none" ? null : match[3]!,
+      ...(match[4] !== undefined ? { ignored: match[4] === "none" ? null : match[4] } : {}),
     };
   }
   return found;
@@ -42,13 +54,16 @@ export function readRunStateDigests(summary: string | null, runId: string): RunS
 /**
  * Compares a downloaded run directory with the digests its check run carries.
  *
- * @returns `null` when both files match, else a sentence naming the file that differs (or is missing).
+ * @returns `null` when every recorded file matches, else a sentence naming the file that differs (or is
+ *   missing).
  */
 export function runStateDigestProblem(runDir: string, expected: RunStateDigests): string | null {
-  for (const [file, digest] of [
+  const files: [string, string | null][] = [
     ["state.json", expected.state],
     ["graph.json", expected.graph],
-  ] as const) {
+  ];
+  if (expected.ignored !== undefined) files.push([IGNORED_BASELINE, expected.ignored]);
+  for (const [file, digest] of files) {
     const path = join(runDir, file);
     const actual = existsSync(path) ? createHash("sha256").update(readFileSync(path)).digest("hex") : null;
     if (actual !== digest) {
@@ -80,11 +95,16 @@ const digestFileSchema = z.strictObject({
     .string()
     .regex(/^[0-9a-f]{64}$/)
     .nullable(),
+  ignored: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable()
+    .optional(),
 });
 
 /** The text of {@link RUN_STATE_DIGEST_FILE} for `runId`. */
 export function runStateDigestFileText(runId: string, digests: RunStateDigests): string {
-  return `${JSON.stringify({ runId, state: digests.state, graph: digests.graph })}\n`;
+  return `${JSON.stringify({ runId, state: digests.state, graph: digests.graph, ...(digests.ignored !== undefined ? { ignored: digests.ignored } : {}) })}\n`;
 }
 
 /**
@@ -100,5 +120,9 @@ export function parseRunStateDigestFile(text: string, runId: string): RunStateDi
   }
   const parsed = digestFileSchema.safeParse(json);
   if (!parsed.success || parsed.data.runId !== runId) return null;
-  return { state: parsed.data.state, graph: parsed.data.graph };
+  return {
+    state: parsed.data.state,
+    graph: parsed.data.graph,
+    ...(parsed.data.ignored !== undefined ? { ignored: parsed.data.ignored } : {}),
+  };
 }

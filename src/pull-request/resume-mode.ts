@@ -170,8 +170,8 @@ async function fetchRunDirectory(
 }
 
 /**
- * Whether the run's own check run vouches for the downloaded run directory: the digests of `state.json` and
- * `graph.json` the engine posted on it (hidden in its summary, out of every node's reach — a node runs as
+ * Whether the run's own check run vouches for the downloaded run directory: the digests of `state.json`,
+ * `graph.json` and `ignored-baseline.json` the engine posted on it (hidden in its summary, out of every node's reach — a node runs as
  * this user and could edit the files a later leg reads) must match the files. `null` when they do, else why
  * the leg does not start (nothing ran).
  */
@@ -184,6 +184,7 @@ async function vouchedFor(
     readonly runDir: string;
     readonly name: string;
     readonly artifactId: number;
+    readonly log: (line: string) => void;
   },
 ): Promise<NotResumed | null> {
   let posted: Awaited<ReturnType<CheckRunClient["findCarrying"]>>;
@@ -207,7 +208,18 @@ async function vouchedFor(
     expected === null
       ? `the check run "${o.checkName}" on ${o.headSha.slice(0, 7)} carries no run-state digest for run ${o.runId} (it is not that run's, or the run ended before it could post one)`
       : runStateDigestProblem(o.runDir, expected);
-  if (digestProblem === null) return null;
+  if (digestProblem === null) {
+    // A record from before `ignored-baseline.json` was covered: the baseline cannot be checked, so the
+    // leg does not use it (its verifies' git-ignored files are then "unknown": never success).
+    const baseline = join(o.runDir, "ignored-baseline.json");
+    if (expected?.ignored === undefined && existsSync(baseline)) {
+      rmSync(baseline);
+      o.log(
+        `run ${o.runId}: its check run's run-state record does not cover ignored-baseline.json (an earlier version wrote it): the resumed leg does not use that baseline`,
+      );
+    }
+    return null;
+  }
   return failed({
     outcome: "failed",
     title: `the run directory of run ${o.runId} was refused`,
@@ -284,6 +296,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
       runDir,
       name,
       artifactId: artifact.id,
+      log: (line) => runner.info(line),
     });
     if (vouched !== null) return await failWithoutCheckRun(runner, env, vouched);
 

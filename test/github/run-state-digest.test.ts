@@ -8,7 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  parseRunStateDigestFile,
   readRunStateDigests,
+  runStateDigestFileText,
   runStateDigestMarker,
   runStateDigestProblem,
 } from "../../src/github/run-state-digest.js";
@@ -53,5 +55,37 @@ describe("run-state digest marker", () => {
     rmSync(join(dir, "graph.json"));
     expect(runStateDigestProblem(dir, digests)).toMatch(/^graph\.json is missing/);
     expect(runStateDigestProblem(dir, { ...digests, graph: null })).toBeNull();
+  });
+});
+
+describe("the ignored-files baseline is vouched for too", () => {
+  const baseline = '{"kind":"fingerprint"}\n';
+  const digests = () => ({ state: sha('{"a":1}\n'), graph: sha('{"nodes":[]}\n'), ignored: sha(baseline) });
+
+  it("round-trips through the marker and the digest file; a rewritten baseline is named", () => {
+    writeFileSync(join(dir, "ignored-baseline.json"), baseline);
+    const expected = digests();
+    expect(readRunStateDigests(runStateDigestMarker(RUN, expected), RUN)).toEqual(expected);
+    expect(parseRunStateDigestFile(runStateDigestFileText(RUN, expected), RUN)).toEqual(expected);
+    expect(runStateDigestProblem(dir, expected)).toBeNull();
+    // A node of the first leg added its own edit of node_modules/ to the baseline the next leg compares with.
+    writeFileSync(join(dir, "ignored-baseline.json"), '{"kind":"fingerprint","forged":true}\n');
+    expect(runStateDigestProblem(dir, expected)).toMatch(
+      /^ignored-baseline\.json has sha256 [0-9a-f]{64}, but the check run records/,
+    );
+    expect(runStateDigestProblem(dir, { ...expected, ignored: null })).toMatch(
+      /^ignored-baseline\.json is in the run directory, but the check run records none/,
+    );
+  });
+
+  it("a record from before it (no `ignored`) still reads, and says nothing of the baseline", () => {
+    const old = `<!-- evidence-gate-run-state run=${RUN} state=${sha('{"a":1}\n')} graph=${sha('{"nodes":[]}\n')} -->`;
+    const read = readRunStateDigests(old, RUN);
+    expect(read).toEqual({ state: sha('{"a":1}\n'), graph: sha('{"nodes":[]}\n') });
+    expect(read?.ignored).toBeUndefined();
+    writeFileSync(join(dir, "ignored-baseline.json"), "anything\n");
+    expect(runStateDigestProblem(dir, read!)).toBeNull();
+    const oldFile = `${JSON.stringify({ runId: RUN, state: null, graph: null })}\n`;
+    expect(parseRunStateDigestFile(oldFile, RUN)).toEqual({ state: null, graph: null });
   });
 });

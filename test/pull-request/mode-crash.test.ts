@@ -295,3 +295,104 @@ describe("mode resume: a crash after takeOverCheckRun restarted the check run co
     }
   });
 });
+
+/**
+ * Not a crash, but the same first leg and dispatch: the resumed leg compares its verifies' git-ignored files
+ * with the first leg's `ignored-baseline.json`, which a node of that leg could rewrite (it runs as the
+ * runner's user unless PR code is isolated) to hide its own edit of `node_modules/`. The check run vouches
+ * for it as for `state.json` and `graph.json`; a record from before it did not, and the leg then drops it.
+ */
+describe("mode resume: the first leg's ignored-files baseline is vouched for by its check run", () => {
+  async function dispatchResume(o: {
+    readonly tamper: (runDir: string) => void;
+    readonly marker: (runId: string, runDir: string) => string;
+  }): Promise<{ readonly runner: ReturnType<typeof recordingRunner>; readonly runDir: string }> {
+    const first = await startPortHarness({ plays: {} });
+    try {
+      const paused = await first.run(GATE_ONLY);
+      expect(paused.ledger.conclusion?.outcome).toBe("paused");
+      const { runId, runDir } = paused;
+      expect(readdirSync(runDir)).toContain("ignored-baseline.json");
+      const marker = o.marker(runId, runDir);
+      o.tamper(runDir);
+      const head = await first.repo.git(["rev-parse", "HEAD"]);
+      github.state.addArtifact({
+        name: `evidence-gate-run-${runId}`,
+        zip: buildZip(zipEntries(runDir)),
+        headSha: head,
+      });
+      const octokit = createOctokit({ token: TOKEN, baseUrl: github.url, timing: TEST_TIMING });
+      const reporter = new CheckRunReporter({
+        client: new CheckRunClient({ octokit, owner: "octo-org", repo: "widgets" }),
+        name: "evidence-gate",
+        headSha: head,
+      });
+      await reporter.start(runId, "starting");
+      await reporter.end("action_required", "paused at sign-off", `Paused.\n\n${marker}`);
+      const env = stepEnv({
+        event: "workflow_dispatch",
+        payload: { inputs: { "run-id": runId }, ref: "refs/heads/main" },
+        inputs: {
+          mode: "resume",
+          "resume-run-id": runId,
+          "approve-gate": "sign-off",
+          "isolate-user": "false",
+          "anthropic-api-key": "",
+        },
+        workspace: first.repo.dir,
+      });
+      const { inputs, secrets } = readInputs(env);
+      if (inputs.mode.kind !== "resume") throw new Error("the test's inputs do not parse as resume");
+      const runner = recordingRunner();
+      await runResumeMode({ runner, env, inputs, mode: inputs.mode, secrets });
+      return { runner, runDir };
+    } finally {
+      await first.cleanup();
+    }
+  }
+  const digestsOf = (runDir: string, withIgnored: boolean) => ({
+    state: sha256(join(runDir, "state.json")),
+    graph: sha256(join(runDir, "graph.json")),
+    ...(withIgnored ? { ignored: sha256(join(runDir, "ignored-baseline.json")) } : {}),
+  });
+
+  it("a baseline rewritten after the check run recorded it: refused, nothing ran, the file named", async () => {
+    const { runner } = await dispatchResume({
+      marker: (runId, runDir) => runStateDigestMarker(runId, digestsOf(runDir, true)),
+      tamper: (runDir) => writeFileSync(join(runDir, "ignored-baseline.json"), '{"kind":"unknown"}\n'),
+    });
+    expect(runner.failed.join("\n")).toMatch(
+      /does not match what the engine wrote: ignored-baseline\.json has sha256 [0-9a-f]{64}, but the check run records [0-9a-f]{64}/,
+    );
+    // Refused before the leg: the first leg's check run is not taken over.
+    expect(github.state.checkRuns).toHaveLength(1);
+    expect(github.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "action_required" });
+  });
+
+  it("the same baseline as recorded: the leg runs and completes the check run, vouching for it again", async () => {
+    let recorded = "";
+    const { runner } = await dispatchResume({
+      marker: (runId, runDir) => {
+        recorded = sha256(join(runDir, "ignored-baseline.json"));
+        return runStateDigestMarker(runId, digestsOf(runDir, true));
+      },
+      tamper: () => {},
+    });
+    expect(runner.failed).toEqual([]);
+    // A gate-only graph verifies nothing: never green, but completed by the resumed leg, whose own record
+    // vouches for the baseline again (for a next leg).
+    expect(github.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "neutral" });
+    expect(github.state.checkRuns[0]?.output?.summary).toContain(`ignored=${recorded}`);
+  });
+
+  it("a record from before the baseline was covered: the leg runs without that baseline, and says so", async () => {
+    const { runner } = await dispatchResume({
+      marker: (runId, runDir) => runStateDigestMarker(runId, digestsOf(runDir, false)),
+      tamper: (runDir) => writeFileSync(join(runDir, "ignored-baseline.json"), '{"kind":"unknown"}\n'),
+    });
+    expect(runner.failed).toEqual([]);
+    expect(runner.log.join("\n")).toContain(
+      "does not cover ignored-baseline.json (an earlier version wrote it): the resumed leg does not use that baseline",
+    );
+  });
+});
