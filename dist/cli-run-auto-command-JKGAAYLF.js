@@ -8,7 +8,7 @@ import {
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-SPTVUVGW.js";
+} from "./cli-chunk-52S6UF37.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";

@@ -30676,9 +30676,11 @@ function date4(params) {
 }
 
 // src/github/run-state-digest.ts
-var MARKER = /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none) -->/g;
+var IGNORED_BASELINE = "ignored-baseline.json";
+var MARKER = /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none)(?: ignored=([0-9a-f]{64}|none))? -->/g;
 function runStateDigestMarker(runId, digests) {
-  return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"} -->`;
+  const ignored = digests.ignored === void 0 ? "" : ` ignored=${digests.ignored ?? "none"}`;
+  return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"}${ignored} -->`;
 }
 function readRunStateDigests(summary2, runId) {
   if (summary2 === null) return null;
@@ -30687,16 +30689,19 @@ function readRunStateDigests(summary2, runId) {
     if (match[1] !== runId) continue;
     found = {
       state: match[2] === "none" ? null : match[2],
-      graph: match[3] === "none" ? null : match[3]
+      graph: match[3] === "none" ? null : match[3],
+      ...match[4] !== void 0 ? { ignored: match[4] === "none" ? null : match[4] } : {}
     };
   }
   return found;
 }
 function runStateDigestProblem(runDir, expected) {
-  for (const [file2, digest] of [
+  const files = [
     ["state.json", expected.state],
     ["graph.json", expected.graph]
-  ]) {
+  ];
+  if (expected.ignored !== void 0) files.push([IGNORED_BASELINE, expected.ignored]);
+  for (const [file2, digest] of files) {
     const path2 = join(runDir, file2);
     const actual = existsSync(path2) ? createHash("sha256").update(readFileSync(path2)).digest("hex") : null;
     if (actual !== digest) {
@@ -30709,10 +30714,11 @@ var RUN_STATE_DIGEST_FILE = "run-state-digest.json";
 var digestFileSchema = external_exports.strictObject({
   runId: external_exports.string().min(1).max(64),
   state: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
-  graph: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable()
+  graph: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  ignored: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable().optional()
 });
 function runStateDigestFileText(runId, digests) {
-  return `${JSON.stringify({ runId, state: digests.state, graph: digests.graph })}
+  return `${JSON.stringify({ runId, state: digests.state, graph: digests.graph, ...digests.ignored !== void 0 ? { ignored: digests.ignored } : {} })}
 `;
 }
 function parseRunStateDigestFile(text2, runId) {
@@ -30724,7 +30730,11 @@ function parseRunStateDigestFile(text2, runId) {
   }
   const parsed = digestFileSchema.safeParse(json2);
   if (!parsed.success || parsed.data.runId !== runId) return null;
-  return { state: parsed.data.state, graph: parsed.data.graph };
+  return {
+    state: parsed.data.state,
+    graph: parsed.data.graph,
+    ...parsed.data.ignored !== void 0 ? { ignored: parsed.data.ignored } : {}
+  };
 }
 
 // src/github/artifact.ts
@@ -45152,518 +45162,8 @@ var LedgerJsonSchema = external_exports.strictObject({
   goalLoop: GoalLoopSchema.optional()
 });
 
-// src/evidence/patch.ts
-import { mkdtemp as mkdtemp3, readFile as readFile4, rm as rm3 } from "node:fs/promises";
-import { tmpdir as tmpdir3 } from "node:os";
-import { join as join17 } from "node:path";
-var FALLBACK_IDENTITY = {
-  name: "evidence-gate",
-  email: "evidence-gate@users.noreply.github.com"
-};
-var DIFF_FLAGS = ["--no-color", "--no-ext-diff", "--no-textconv", "--no-renames"];
-function workingTreePatch(repoDir, baseCommit, context = {}) {
-  return withWorkingTreeIndex(repoDir, context, async (scope) => {
-    const tree = await scope.git(["write-tree"]);
-    const base = `${baseCommit}^{tree}`;
-    const names = await scope.git(["diff", ...DIFF_FLAGS, "--name-only", "-z", base, tree]);
-    const files = names.split("\0").filter((n) => n.length > 0).sort();
-    const diffBytes = await wholeDiff(scope.git, base, tree);
-    return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
-  });
-}
-async function wholeDiff(run2, base, tree) {
-  const outDir = await mkdtemp3(join17(tmpdir3(), "evidence-gate-patch-"));
-  try {
-    const out = join17(outDir, "patch.diff");
-    await run2(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
-    return await readFile4(out);
-  } finally {
-    await rm3(outDir, { recursive: true, force: true });
-  }
-}
-async function treePatch(repoDir, baseCommit, tree, context = {}) {
-  const root = await workTreeRoot(repoDir, context);
-  const run2 = (args) => git(args, gitOptions(root, context));
-  return (await wholeDiff(run2, `${baseCommit}^{tree}`, tree)).toString("utf8");
-}
-async function configValue(root, key, context) {
-  try {
-    const value = await git(["config", "--get", key], { cwd: root, ...context });
-    return value.length > 0 ? value : null;
-  } catch (error63) {
-    if (error63 instanceof GitError) return null;
-    throw error63;
-  }
-}
-async function commitWorkingTree(repoDir, options3) {
-  if (options3.trailer !== void 0 && !/^[A-Za-z0-9-]+: [^\r\n]+$/.test(options3.trailer)) {
-    throw new Error(
-      `Internal error: commit trailer must be one "Key: value" line, got ${JSON.stringify(options3.trailer)}`
-    );
-  }
-  const context = {
-    ...options3.baseEnv !== void 0 ? { baseEnv: options3.baseEnv } : {},
-    ...options3.knownSecrets !== void 0 ? { knownSecrets: options3.knownSecrets } : {}
-  };
-  const root = await workTreeRoot(repoDir, context);
-  const run2 = (args) => git(args, { cwd: root, ...context });
-  const treeContext = {
-    ...context,
-    ...options3.indexOverlay !== void 0 ? { indexOverlay: options3.indexOverlay } : {}
-  };
-  let head;
-  try {
-    head = await run2(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
-  } catch (error63) {
-    if (!(error63 instanceof GitError)) throw error63;
-    head = null;
-  }
-  const moved = (now) => options3.parent !== void 0 && now?.toLowerCase() !== options3.parent.toLowerCase() ? { kind: "head_moved", head: now } : null;
-  const movedBefore = moved(head);
-  if (movedBefore !== null) return movedBefore;
-  const tree = options3.tree !== void 0 ? await run2(["rev-parse", "--verify", `${options3.tree}^{tree}`]) : await evidenceTree(root, treeContext);
-  if (head !== null && tree === await run2(["rev-parse", `${head}^{tree}`])) return null;
-  const identity = [];
-  if (await configValue(root, "user.name", context) === null) {
-    identity.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
-  }
-  if (await configValue(root, "user.email", context) === null) {
-    identity.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
-  }
-  const trailer = options3.trailer !== void 0 ? `
-
-${options3.trailer}` : "";
-  const message = `${options3.message.trimEnd()}${trailer}
-`;
-  const sha3 = await run2([
-    ...identity,
-    "commit-tree",
-    tree,
-    ...head !== null ? ["-p", head] : [],
-    "-m",
-    message
-  ]);
-  try {
-    await run2(["update-ref", "-m", "evidence-gate: commit the nodes' changes", "HEAD", sha3, head ?? ""]);
-  } catch (error63) {
-    if (!(error63 instanceof GitError) || options3.parent === void 0) throw error63;
-    const now = await run2(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).catch(() => null);
-    const movedMeanwhile = moved(now);
-    if (movedMeanwhile === null) throw error63;
-    return movedMeanwhile;
-  }
-  await run2(["read-tree", tree]);
-  return sha3;
-}
-async function applyPatch(repoDir, patchPath, context = {}) {
-  const root = await workTreeRoot(repoDir, context);
-  await git(["apply", "--binary", "--whitespace=nowarn", patchPath], {
-    cwd: root,
-    ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
-    ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {}
-  });
-}
-
-// src/engine/nodes-changes.ts
-async function settleNodesChanges(frame, input2) {
-  const { start } = frame;
-  const unposted = { sha: start.sha, tree: start.tree, note: "" };
-  if (input2.finalTree === null || input2.finalTree === start.tree)
-    return { posted: unposted, publishRefused: null };
-  const nodesPatch = await workingTreePatch(frame.repoDir, start.sha, frame.gitContext);
-  const attempt2 = await commitIfEvidenceStands(frame, { ...input2, finalTree: input2.finalTree, nodesPatch });
-  if (attempt2.posted !== null) return { posted: attempt2.posted, publishRefused: null };
-  return {
-    posted: unposted,
-    publishRefused: attempt2.publishRefused,
-    patch: savePatch(frame, nodesPatch, attempt2.notCommittedBecause)
-  };
-}
-async function commitIfEvidenceStands(frame, run2) {
-  const { redactor } = frame;
-  const lastRows = [...new Map(run2.rows.map((r) => [r.nodeId, r])).values()];
-  const everyRowPassed = lastRows.length > 0 && lastRows.every((r) => r.verdict === "PASS");
-  const sinkTrees = new Set(
-    lastRows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
-  );
-  const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0] : void 0;
-  const judgedTree = verifiedTree ?? run2.finalTree;
-  const wouldBe = run2.judge(judgedTree).conclusion;
-  const changesHoldSecret = redactor.contains(
-    judgedTree === run2.nodesPatch.tree ? run2.nodesPatch.diff : await treePatch(frame.repoDir, frame.start.sha, judgedTree, frame.gitContext)
-  );
-  const publish = frame.commit?.publish;
-  const evidenceStands = publish !== void 0 ? wouldBe === "success" : wouldBe === "success" || wouldBe === "neutral";
-  if (frame.commit === null || run2.end.kind !== "completed" || !everyRowPassed || changesHoldSecret || !evidenceStands) {
-    const because = frame.commit !== null && everyRowPassed && !evidenceStands ? publish !== void 0 ? `push mode pushes only changes verified on the pushed tree (a success), and this run's evidence would end ${wouldBe}` : `its evidence would end ${wouldBe}` : void 0;
-    return {
-      posted: null,
-      publishRefused: null,
-      ...because !== void 0 ? { notCommittedBecause: because } : {}
-    };
-  }
-  const committed = await commitWorkingTree(frame.repoDir, {
-    ...frame.gitContext,
-    tree: judgedTree,
-    message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
-    trailer: `Evidence-Gate-Run: ${frame.runId}`,
-    // The changes are a diff from the starting commit: onto it, or not at all (issue 17 item 4).
-    parent: frame.start.sha
-  });
-  if (committed === null) return { posted: null, publishRefused: null };
-  if (typeof committed === "object") {
-    const from = frame.start.sha.slice(0, 7);
-    return {
-      posted: null,
-      publishRefused: null,
-      notCommittedBecause: `HEAD moved while the run ran (from ${from} to ${committed.head?.slice(0, 7) ?? "no commit"}: another run's --commit, or a commit made meanwhile), and the nodes' changes were made on ${from}`
-    };
-  }
-  const sha3 = committed;
-  const tree = judgedTree;
-  if (publish === void 0)
-    return { posted: { sha: sha3, tree, note: "the nodes' changes, committed by --commit" } };
-  const published = await publish({ sha: sha3, tree });
-  if (published.kind === "published") return { posted: { sha: sha3, tree, note: published.note } };
-  return {
-    posted: null,
-    publishRefused: published.reason,
-    notCommittedBecause: `the push was refused: ${published.reason}`
-  };
-}
-function savePatch(frame, p, notCommittedBecause) {
-  const { redactor } = frame;
-  const path2 = frame.dir.writeBytes("patch.diff", p.diffBytes);
-  return {
-    path: path2,
-    bytes: p.diffBytes.length,
-    preview: redactor.text(p.diff).slice(0, 4e3),
-    ...redactor.contains(p.diff) ? { holdsSecret: true } : {},
-    ...notCommittedBecause !== void 0 ? { notCommittedBecause } : {}
-  };
-}
-function firstLine(text2) {
-  return (text2.split("\n")[0] ?? "").slice(0, 72);
-}
-
-// src/engine/finish-run.ts
-function snapshotLedger(frame, input2) {
-  return frame.redactor.deep(unconcluded(frame, input2));
-}
-function unconcluded(frame, input2) {
-  return {
-    schemaVersion: 1,
-    runId: frame.runId,
-    mode: frame.mode,
-    // A goal longer than a ledger field holds is cut with a marker, so the ledger reads back.
-    ...frame.goal !== void 0 ? { goal: fitLedgerText(frame.goal) } : {},
-    runtime: frame.runtime,
-    ...frame.model !== void 0 ? { model: frame.model } : {},
-    plan: input2.plan,
-    rows: input2.rows,
-    totals: computeTotals(input2.rows, input2.calls),
-    conclusion: null,
-    startedAt: frame.startedAt,
-    finishedAt: null,
-    startingCommit: frame.start,
-    ...frame.headSha !== void 0 ? { headSha: frame.headSha.toLowerCase() } : {},
-    evidenceTree: evidenceTreeOf(input2.rows)
-  };
-}
-async function finishRun(frame, input2) {
-  const { redactor, dir, start } = frame;
-  const sinks = input2.graph ? input2.graph.sinks : [];
-  const gateSinks = input2.graph ? input2.graph.nodes.filter((n) => n.type === "gate" && sinks.includes(n.id)).map((n) => n.id) : [];
-  const finalTree = input2.finalTree !== void 0 ? input2.finalTree : await workingTreeOrNull(frame);
-  const changedFiles2 = await changedFilesOf(frame, input2.rows, finalTree);
-  const judge = (postedCommitTree) => decideConclusion({
-    rows: input2.rows,
-    sinks,
-    gateSinks,
-    buildEvidence: frame.answer,
-    postedCommitTree,
-    requireEvidence: frame.requireEvidence,
-    end: input2.end,
-    ...changedFiles2 !== null ? { changedFiles: changedFiles2 } : {}
-  });
-  const changes = await settleNodesChanges(frame, { rows: input2.rows, end: input2.end, finalTree, judge });
-  const { posted, publishRefused, patch } = changes;
-  const decided = publishRefused !== null ? pushRefused(publishRefused) : judge(posted.tree);
-  const unredacted = {
-    ...unconcluded(frame, input2),
-    conclusion: decided,
-    finishedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    ...posted.sha !== start.sha ? {
-      postedCommit: {
-        sha: posted.sha,
-        tree: posted.tree,
-        description: `${posted.sha.slice(0, 7)} (${posted.note})`
-      }
-    } : {},
-    ...changedFiles2 !== null ? { changedFiles: changedFiles2 } : {},
-    ...patch ? { patch } : {}
-  };
-  const ledger = redactor.deep(unredacted);
-  const ledgerPath = dir.writeJson("ledger.json", ledger);
-  dir.event({ type: "run_finished", outcome: decided.outcome, conclusion: decided.conclusion });
-  dir.unlock();
-  return {
-    ledger,
-    ledgerPath,
-    digests: { state: dir.digestOf("state.json"), graph: dir.digestOf("graph.json") }
-  };
-}
-function evidenceTreeOf(rows) {
-  const trees = new Set(
-    rows.flatMap((row) => row.sink && row.verify?.evidenceTree ? [row.verify.evidenceTree] : [])
-  );
-  return trees.size === 1 ? [...trees][0] : null;
-}
-async function changedFilesOf(frame, rows, finalTree) {
-  if (frame.mode === "verify" || finalTree === null || finalTree === frame.start.tree) return null;
-  const verifyCommands = rows.flatMap(
-    (row) => row.verify !== void 0 ? [{ command: row.verify.command, cwd: row.verify.cwd }] : []
-  );
-  return changedFilesRecord(
-    frame.repoDir,
-    { baseTree: frame.start.tree, finalTree, verifyCommands },
-    frame.gitContext
-  );
-}
-function pushRefused(reason) {
-  return {
-    conclusion: "failure",
-    outcome: "failed",
-    rule: "push-refused",
-    title: "Failed: the push to the pull request branch was refused",
-    reason: `Every node passed and the changes were verified, but pushing them was refused: ${reason}. The verified changes are not on the branch: they are in patch.diff (run-directory artifact). If the branch moved while the run ran, run again on the new head.`
-  };
-}
-async function workingTreeOrNull(frame) {
-  handBackPrCodeFiles([frame.repoDir]);
-  try {
-    return await evidenceTree(frame.repoDir, frame.gitContext);
-  } catch {
-    return null;
-  }
-}
-
-// src/engine/leg.ts
-import { dirname as dirname7 } from "node:path";
-
-// src/evidence/base-verify.ts
-import { existsSync as existsSync7 } from "node:fs";
-import { mkdtemp as mkdtemp4, rm as rm4 } from "node:fs/promises";
-import { tmpdir as tmpdir4 } from "node:os";
-import { isAbsolute as isAbsolute8, join as join18, relative as relative10 } from "node:path";
-
-// src/evidence/base-comparison.ts
-function compareWithBase(head, base, commit) {
-  const common = { commit: commit.commit, chosenAs: commit.chosenAs, verify: base };
-  if (base.outcome === "spawn_failed") {
-    return {
-      ...common,
-      verdict: "not_compared",
-      reason: `the command could not start on the base (exit code unknown)`
-    };
-  }
-  const headPassed = head.outcome === "passed";
-  const basePassed = base.outcome === "passed";
-  const verdict = headPassed ? basePassed ? "passes_on_both" : "fixed" : basePassed ? "introduced" : "fails_on_both";
-  const fixedTests = verdict === "fixed" ? testsNowPassing(head, base) : void 0;
-  const fewer = fewerTests(head, base);
-  return {
-    ...common,
-    verdict,
-    ...fixedTests !== void 0 && fixedTests.length > 0 ? { fixedTests } : {},
-    ...fewer !== void 0 ? { fewerTests: fewer } : {}
-  };
-}
-function testsNowPassing(head, base) {
-  const baseReceipt = base.receipt;
-  if (baseReceipt?.kind !== "counts" || baseReceipt.failedNames.length === 0) return void 0;
-  const stillFailing = new Set(head.receipt?.kind === "counts" ? head.receipt.failedNames : []);
-  return baseReceipt.failedNames.filter((name) => !stillFailing.has(name)).slice(0, RECEIPT_MAX_NAMES);
-}
-function fewerTests(head, base) {
-  if (head.receipt?.kind !== "counts" || base.receipt?.kind !== "counts") return void 0;
-  return head.receipt.ran < base.receipt.ran ? { base: base.receipt.ran, head: head.receipt.ran } : void 0;
-}
-function notCompared(commit, chosenAs, reason) {
-  return { commit, chosenAs, verdict: "not_compared", reason };
-}
-
-// src/evidence/base-verify.ts
-var BaseVerifier = class {
-  constructor(o) {
-    this.o = o;
-  }
-  o;
-  #checkout = null;
-  #results = /* @__PURE__ */ new Map();
-  /** How the base is chosen, in words (`BaseComparison.chosenAs`). */
-  get chosenAs() {
-    return chosenAsWords(this.o.setting);
-  }
-  /**
-   * Runs `options`' command on the base (once per command and folder) and classifies `head` against it.
-   * Never rejects for the base's own trouble: that is `not_compared` with the reason.
-   */
-  async compare(options3, head) {
-    this.#checkout ??= this.#checkOut();
-    const checkout = await this.#checkout;
-    if (!checkout.ok) return notCompared(checkout.commit, checkout.chosenAs, checkout.reason);
-    const rel = relative10(this.o.repoDir, options3.cwd);
-    if (rel.startsWith("..") || isAbsolute8(rel)) {
-      return notCompared(
-        checkout.base.commit,
-        checkout.base.chosenAs,
-        `the command ran in ${options3.cwd}, outside the repository's main working tree (a managed worktree): only the main working tree is compared with the base`
-      );
-    }
-    const cwd = join18(checkout.tree, rel);
-    if (!existsSync7(cwd)) {
-      return notCompared(
-        checkout.base.commit,
-        checkout.base.chosenAs,
-        `the base has no folder ${rel === "" ? "." : rel}`
-      );
-    }
-    const key = JSON.stringify([
-      options3.command,
-      rel,
-      options3.timeoutMs,
-      options3.expectExit,
-      options3.outputMatches?.source ?? null,
-      options3.repeat ?? 1
-    ]);
-    let result = this.#results.get(key);
-    if (result === void 0) {
-      result = this.#runOnBase(options3, cwd);
-      this.#results.set(key, result);
-    }
-    return compareWithBase(head, await result, checkout.base);
-  }
-  async #runOnBase(options3, cwd) {
-    const checkout = await this.#checkout;
-    const handBack = () => {
-      if (checkout?.ok === true) handBackBeforeEngineReads([checkout.folder]);
-    };
-    handBack();
-    const {
-      base: _base,
-      reusedFrom: _reused,
-      ...evidence
-    } = await this.o.runVerify({
-      command: options3.command,
-      cwd,
-      timeoutMs: options3.timeoutMs,
-      expectExit: options3.expectExit,
-      env: options3.env,
-      passThrough: options3.passThrough,
-      knownSecrets: options3.knownSecrets,
-      ...options3.echo !== void 0 ? { echo: options3.echo } : {},
-      ...options3.signal !== void 0 ? { signal: options3.signal } : {},
-      ...options3.outputMatches !== void 0 ? { outputMatches: options3.outputMatches } : {},
-      ...options3.repeat !== void 0 ? { repeat: options3.repeat } : {},
-      ...options3.receipts !== void 0 ? { receipts: options3.receipts } : {},
-      beforeReread: handBack
-    });
-    return evidence;
-  }
-  async #checkOut() {
-    const chosenAs = this.chosenAs;
-    const gitOptions4 = { cwd: this.o.repoDir, baseEnv: this.o.baseEnv, knownSecrets: this.o.knownSecrets };
-    let commit;
-    try {
-      commit = await resolveBaseCommit(this.o.setting, this.o.startCommit, (args) => git(args, gitOptions4));
-    } catch (error63) {
-      return { ok: false, commit: null, chosenAs, reason: gitReason(error63) };
-    }
-    let folder = null;
-    try {
-      folder = await mkdtemp4(join18(this.o.tempParent ?? tmpdir4(), "evidence-gate-base-"));
-      const tree = join18(folder, "tree");
-      await git(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", tree, commit], gitOptions4);
-      shareWithIdentity(folder);
-      return { ok: true, base: { commit, chosenAs }, folder, tree };
-    } catch (error63) {
-      if (folder !== null) await rm4(folder, { recursive: true, force: true }).catch(() => void 0);
-      return {
-        ok: false,
-        commit,
-        chosenAs,
-        reason: `the base's worktree could not be made: ${gitReason(error63)}`
-      };
-    }
-  }
-  /**
-   * Removes the base's worktree and its folder (what the separate user made in it handed back first, the
-   * way the workspace's is) and forgets its registration. Call when no PR code runs (the leg's end).
-   *
-   * @returns why it could not be removed, or `null`.
-   */
-  async close() {
-    const checkout = await this.#checkout;
-    this.#checkout = null;
-    if (checkout?.ok !== true) return null;
-    const gitOptions4 = { cwd: this.o.repoDir, baseEnv: this.o.baseEnv, knownSecrets: this.o.knownSecrets };
-    handBackBeforeEngineReads([checkout.folder]);
-    let problem = null;
-    await git(["worktree", "remove", "--force", checkout.tree], gitOptions4).catch((error63) => {
-      problem = `git worktree remove ${checkout.tree}: ${gitReason(error63)}`;
-    });
-    await rm4(checkout.folder, { recursive: true, force: true });
-    await git(["worktree", "prune"], gitOptions4).catch(() => void 0);
-    return problem;
-  }
-};
-function chosenAsWords(setting) {
-  if (setting.commit !== void 0) return "the pull request's base";
-  if (setting.ref !== void 0) return `the merge-base with ${setting.ref}`;
-  return "the start commit's first parent";
-}
-async function resolveBaseCommit(setting, startCommit, runGit2) {
-  const fetchMore = "fetch more history (actions/checkout fetch-depth: 0, or git fetch --deepen) so the base commit is in the repository";
-  if (setting.commit !== void 0) {
-    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i.test(setting.commit))
-      throw new Error(`the pull request's base ${JSON.stringify(setting.commit)} is not a commit SHA`);
-    try {
-      return (await runGit2(["rev-parse", "--verify", "--quiet", `${setting.commit}^{commit}`])).trim();
-    } catch {
-      throw new Error(`the base commit ${setting.commit} is not in the repository: ${fetchMore}`);
-    }
-  }
-  if (setting.ref !== void 0) {
-    if (setting.ref.startsWith("-") || setting.ref === "")
-      throw new Error(`--base ${JSON.stringify(setting.ref)} is not a ref`);
-    try {
-      await runGit2(["rev-parse", "--verify", "--quiet", `${setting.ref}^{commit}`]);
-    } catch {
-      throw new Error(`--base ${setting.ref} names no commit in the repository`);
-    }
-    try {
-      return (await runGit2(["merge-base", startCommit, setting.ref])).trim();
-    } catch {
-      throw new Error(`the start commit and ${setting.ref} have no merge-base here: ${fetchMore}`);
-    }
-  }
-  try {
-    return (await runGit2(["rev-parse", "--verify", "--quiet", `${startCommit}^1^{commit}`])).trim();
-  } catch {
-    const shallow = await runGit2(["rev-parse", "--is-shallow-repository"]).catch(() => "true");
-    throw new Error(
-      shallow.trim() === "false" ? `the start commit ${startCommit.slice(0, 12)} is the repository's first commit (it has no parent): give the base with --base REF` : `the start commit ${startCommit.slice(0, 12)} has no parent here: ${fetchMore}`
-    );
-  }
-}
-function gitReason(error63) {
-  if (error63 instanceof GitError) return error63.detail.trim().split("\n")[0] ?? error63.message;
-  return error63 instanceof Error ? error63.message : String(error63);
-}
-
 // src/engine/graph-run.ts
-import { existsSync as existsSync11, readFileSync as readFileSync10 } from "node:fs";
+import { existsSync as existsSync10, readFileSync as readFileSync10 } from "node:fs";
 
 // src/engine/leg-journal.ts
 var LegJournal = class {
@@ -45779,10 +45279,10 @@ var LegMemory = class {
 };
 
 // src/engine/node-settlement.ts
-import { existsSync as existsSync9, readFileSync as readFileSync9 } from "node:fs";
+import { existsSync as existsSync8, readFileSync as readFileSync9 } from "node:fs";
 
 // src/engine/agent-node.ts
-import { existsSync as existsSync8, statSync as statSync4, writeFileSync as writeFileSync4 } from "node:fs";
+import { existsSync as existsSync7, statSync as statSync4, writeFileSync as writeFileSync4 } from "node:fs";
 import { resolve as resolve8 } from "node:path";
 
 // src/evidence/node-claims.ts
@@ -45959,7 +45459,7 @@ function directoryProblem(dir, repoDir, field) {
   if (!liesInRepository(dir, { cwd: repoDir, repoRoot: repoDir })) {
     return `${field} ${dir} is outside the repository ${repoDir}: a node runs inside the repository whose tree is the evidence`;
   }
-  if (!existsSync8(dir) || !statSync4(dir).isDirectory()) return `${field} ${dir} is not a folder`;
+  if (!existsSync7(dir) || !statSync4(dir).isDirectory()) return `${field} ${dir} is not a folder`;
   return null;
 }
 function turnOf(spec, ctx) {
@@ -46768,7 +46268,7 @@ function earlierJudgedReply(ctx, nodeId) {
   return ctx.store.node(nodeId)?.judged === true ? readTextIfAny(path2) : null;
 }
 function readTextIfAny(path2) {
-  return existsSync9(path2) ? readFileSync9(path2, "utf8") : null;
+  return existsSync8(path2) ? readFileSync9(path2, "utf8") : null;
 }
 async function failBeforeSpawn(ctx, node3, detail, spent) {
   const max = node3.completion?.max_attempts ?? 1;
@@ -46905,8 +46405,122 @@ function runEndOfAbort(signal2) {
 }
 
 // src/engine/run-worktrees.ts
-import { existsSync as existsSync10, readdirSync as readdirSync3, realpathSync as realpathSync5, rmdirSync, rmSync as rmSync4 } from "node:fs";
-import { join as join19 } from "node:path";
+import { existsSync as existsSync9, readdirSync as readdirSync3, realpathSync as realpathSync5, rmdirSync, rmSync as rmSync4 } from "node:fs";
+import { join as join18 } from "node:path";
+
+// src/evidence/patch.ts
+import { mkdtemp as mkdtemp3, readFile as readFile4, rm as rm3 } from "node:fs/promises";
+import { tmpdir as tmpdir3 } from "node:os";
+import { join as join17 } from "node:path";
+var FALLBACK_IDENTITY = {
+  name: "evidence-gate",
+  email: "evidence-gate@users.noreply.github.com"
+};
+var DIFF_FLAGS = ["--no-color", "--no-ext-diff", "--no-textconv", "--no-renames"];
+function workingTreePatch(repoDir, baseCommit, context = {}) {
+  return withWorkingTreeIndex(repoDir, context, async (scope) => {
+    const tree = await scope.git(["write-tree"]);
+    const base = `${baseCommit}^{tree}`;
+    const names = await scope.git(["diff", ...DIFF_FLAGS, "--name-only", "-z", base, tree]);
+    const files = names.split("\0").filter((n) => n.length > 0).sort();
+    const diffBytes = await wholeDiff(scope.git, base, tree);
+    return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
+  });
+}
+async function wholeDiff(run2, base, tree) {
+  const outDir = await mkdtemp3(join17(tmpdir3(), "evidence-gate-patch-"));
+  try {
+    const out = join17(outDir, "patch.diff");
+    await run2(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
+    return await readFile4(out);
+  } finally {
+    await rm3(outDir, { recursive: true, force: true });
+  }
+}
+async function treePatch(repoDir, baseCommit, tree, context = {}) {
+  const root = await workTreeRoot(repoDir, context);
+  const run2 = (args) => git(args, gitOptions(root, context));
+  return (await wholeDiff(run2, `${baseCommit}^{tree}`, tree)).toString("utf8");
+}
+async function configValue(root, key, context) {
+  try {
+    const value = await git(["config", "--get", key], { cwd: root, ...context });
+    return value.length > 0 ? value : null;
+  } catch (error63) {
+    if (error63 instanceof GitError) return null;
+    throw error63;
+  }
+}
+async function commitWorkingTree(repoDir, options3) {
+  if (options3.trailer !== void 0 && !/^[A-Za-z0-9-]+: [^\r\n]+$/.test(options3.trailer)) {
+    throw new Error(
+      `Internal error: commit trailer must be one "Key: value" line, got ${JSON.stringify(options3.trailer)}`
+    );
+  }
+  const context = {
+    ...options3.baseEnv !== void 0 ? { baseEnv: options3.baseEnv } : {},
+    ...options3.knownSecrets !== void 0 ? { knownSecrets: options3.knownSecrets } : {}
+  };
+  const root = await workTreeRoot(repoDir, context);
+  const run2 = (args) => git(args, { cwd: root, ...context });
+  const treeContext = {
+    ...context,
+    ...options3.indexOverlay !== void 0 ? { indexOverlay: options3.indexOverlay } : {}
+  };
+  let head;
+  try {
+    head = await run2(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
+  } catch (error63) {
+    if (!(error63 instanceof GitError)) throw error63;
+    head = null;
+  }
+  const moved = (now) => options3.parent !== void 0 && now?.toLowerCase() !== options3.parent.toLowerCase() ? { kind: "head_moved", head: now } : null;
+  const movedBefore = moved(head);
+  if (movedBefore !== null) return movedBefore;
+  const tree = options3.tree !== void 0 ? await run2(["rev-parse", "--verify", `${options3.tree}^{tree}`]) : await evidenceTree(root, treeContext);
+  if (head !== null && tree === await run2(["rev-parse", `${head}^{tree}`])) return null;
+  const identity = [];
+  if (await configValue(root, "user.name", context) === null) {
+    identity.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
+  }
+  if (await configValue(root, "user.email", context) === null) {
+    identity.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
+  }
+  const trailer = options3.trailer !== void 0 ? `
+
+${options3.trailer}` : "";
+  const message = `${options3.message.trimEnd()}${trailer}
+`;
+  const sha3 = await run2([
+    ...identity,
+    "commit-tree",
+    tree,
+    ...head !== null ? ["-p", head] : [],
+    "-m",
+    message
+  ]);
+  try {
+    await run2(["update-ref", "-m", "evidence-gate: commit the nodes' changes", "HEAD", sha3, head ?? ""]);
+  } catch (error63) {
+    if (!(error63 instanceof GitError) || options3.parent === void 0) throw error63;
+    const now = await run2(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).catch(() => null);
+    const movedMeanwhile = moved(now);
+    if (movedMeanwhile === null) throw error63;
+    return movedMeanwhile;
+  }
+  await run2(["read-tree", tree]);
+  return sha3;
+}
+async function applyPatch(repoDir, patchPath, context = {}) {
+  const root = await workTreeRoot(repoDir, context);
+  await git(["apply", "--binary", "--whitespace=nowarn", patchPath], {
+    cwd: root,
+    ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
+    ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {}
+  });
+}
+
+// src/engine/run-worktrees.ts
 var WORKTREES_FOLDER = "worktrees";
 function worktreeBranch(runId, name) {
   return `evidence-gate/${runId}/${name}`;
@@ -46928,7 +46542,7 @@ var RunWorktrees = class {
   }
   /** The folder holding the checkouts: `<runDir>/worktrees`. */
   get folder() {
-    return join19(this.#o.runDir, WORKTREES_FOLDER);
+    return join18(this.#o.runDir, WORKTREES_FOLDER);
   }
   /**
    * The checkout of worktree `name`, made the first time the leg asks for it (see the module docstring).
@@ -46966,15 +46580,15 @@ var RunWorktrees = class {
       closed.push(await this.#closeOne(tree));
     }
     await this.#git(["worktree", "prune"]).catch(() => void 0);
-    if (existsSync10(this.folder) && readdirSync3(this.folder).length === 0) rmdirSync(this.folder);
+    if (existsSync9(this.folder) && readdirSync3(this.folder).length === 0) rmdirSync(this.folder);
     return closed;
   }
   async #create(name) {
-    const path2 = join19(this.folder, name);
+    const path2 = join18(this.folder, name);
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
-      if (existsSync10(path2)) {
+      if (existsSync9(path2)) {
         if (await this.#isRegistered(path2)) return { name, path: path2, branch, origin: "reused" };
         rmSync4(path2, { recursive: true, force: true });
       }
@@ -46992,7 +46606,7 @@ var RunWorktrees = class {
   }
   async #closeOne(tree) {
     const { name, branch, path: path2 } = tree;
-    if (!existsSync10(path2)) return { name, branch, commit: null, removed: true };
+    if (!existsSync9(path2)) return { name, branch, commit: null, removed: true };
     let commit;
     try {
       const made = await commitWorkingTree(path2, {
@@ -47346,7 +46960,7 @@ function legStart(o, memory) {
     const output2 = o.dir.nodeOutputPath(node3.id);
     if (record2?.status === "passed") {
       start.set(node3.id, { state: "passed", round });
-      if (node3.type !== "gate" && existsSync11(output2))
+      if (node3.type !== "gate" && existsSync10(output2))
         memory.replies.set(node3.id, readFileSync10(output2, "utf8"));
     } else if (record2?.status === "failed" || record2?.status === "cancelled") {
       start.set(node3.id, { state: record2.status, round });
@@ -47472,6 +47086,408 @@ function skippedRows(graph, states, reasons) {
     });
   }
   return rows;
+}
+
+// src/engine/nodes-changes.ts
+async function settleNodesChanges(frame, input2) {
+  const { start } = frame;
+  const unposted = { sha: start.sha, tree: start.tree, note: "" };
+  if (input2.finalTree === null || input2.finalTree === start.tree)
+    return { posted: unposted, publishRefused: null };
+  const nodesPatch = await workingTreePatch(frame.repoDir, start.sha, frame.gitContext);
+  const attempt2 = await commitIfEvidenceStands(frame, { ...input2, finalTree: input2.finalTree, nodesPatch });
+  if (attempt2.posted !== null) return { posted: attempt2.posted, publishRefused: null };
+  return {
+    posted: unposted,
+    publishRefused: attempt2.publishRefused,
+    patch: savePatch(frame, nodesPatch, attempt2.notCommittedBecause)
+  };
+}
+async function commitIfEvidenceStands(frame, run2) {
+  const { redactor } = frame;
+  const lastRows = [...new Map(run2.rows.map((r) => [r.nodeId, r])).values()];
+  const everyRowPassed = lastRows.length > 0 && lastRows.every((r) => r.verdict === "PASS");
+  const sinkTrees = new Set(
+    lastRows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
+  );
+  const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0] : void 0;
+  const judgedTree = verifiedTree ?? run2.finalTree;
+  const wouldBe = run2.judge(judgedTree).conclusion;
+  const changesHoldSecret = redactor.contains(
+    judgedTree === run2.nodesPatch.tree ? run2.nodesPatch.diff : await treePatch(frame.repoDir, frame.start.sha, judgedTree, frame.gitContext)
+  );
+  const publish = frame.commit?.publish;
+  const evidenceStands = publish !== void 0 ? wouldBe === "success" : wouldBe === "success" || wouldBe === "neutral";
+  if (frame.commit === null || run2.end.kind !== "completed" || !everyRowPassed || changesHoldSecret || !evidenceStands) {
+    const because = frame.commit !== null && everyRowPassed && !evidenceStands ? publish !== void 0 ? `push mode pushes only changes verified on the pushed tree (a success), and this run's evidence would end ${wouldBe}` : `its evidence would end ${wouldBe}` : void 0;
+    return {
+      posted: null,
+      publishRefused: null,
+      ...because !== void 0 ? { notCommittedBecause: because } : {}
+    };
+  }
+  const committed = await commitWorkingTree(frame.repoDir, {
+    ...frame.gitContext,
+    tree: judgedTree,
+    message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
+    trailer: `Evidence-Gate-Run: ${frame.runId}`,
+    // The changes are a diff from the starting commit: onto it, or not at all (issue 17 item 4).
+    parent: frame.start.sha
+  });
+  if (committed === null) return { posted: null, publishRefused: null };
+  if (typeof committed === "object") {
+    const from = frame.start.sha.slice(0, 7);
+    return {
+      posted: null,
+      publishRefused: null,
+      notCommittedBecause: `HEAD moved while the run ran (from ${from} to ${committed.head?.slice(0, 7) ?? "no commit"}: another run's --commit, or a commit made meanwhile), and the nodes' changes were made on ${from}`
+    };
+  }
+  const sha3 = committed;
+  const tree = judgedTree;
+  if (publish === void 0)
+    return { posted: { sha: sha3, tree, note: "the nodes' changes, committed by --commit" } };
+  const published = await publish({ sha: sha3, tree });
+  if (published.kind === "published") return { posted: { sha: sha3, tree, note: published.note } };
+  return {
+    posted: null,
+    publishRefused: published.reason,
+    notCommittedBecause: `the push was refused: ${published.reason}`
+  };
+}
+function savePatch(frame, p, notCommittedBecause) {
+  const { redactor } = frame;
+  const path2 = frame.dir.writeBytes("patch.diff", p.diffBytes);
+  return {
+    path: path2,
+    bytes: p.diffBytes.length,
+    preview: redactor.text(p.diff).slice(0, 4e3),
+    ...redactor.contains(p.diff) ? { holdsSecret: true } : {},
+    ...notCommittedBecause !== void 0 ? { notCommittedBecause } : {}
+  };
+}
+function firstLine(text2) {
+  return (text2.split("\n")[0] ?? "").slice(0, 72);
+}
+
+// src/engine/finish-run.ts
+function snapshotLedger(frame, input2) {
+  return frame.redactor.deep(unconcluded(frame, input2));
+}
+function unconcluded(frame, input2) {
+  return {
+    schemaVersion: 1,
+    runId: frame.runId,
+    mode: frame.mode,
+    // A goal longer than a ledger field holds is cut with a marker, so the ledger reads back.
+    ...frame.goal !== void 0 ? { goal: fitLedgerText(frame.goal) } : {},
+    runtime: frame.runtime,
+    ...frame.model !== void 0 ? { model: frame.model } : {},
+    plan: input2.plan,
+    rows: input2.rows,
+    totals: computeTotals(input2.rows, input2.calls),
+    conclusion: null,
+    startedAt: frame.startedAt,
+    finishedAt: null,
+    startingCommit: frame.start,
+    ...frame.headSha !== void 0 ? { headSha: frame.headSha.toLowerCase() } : {},
+    evidenceTree: evidenceTreeOf(input2.rows)
+  };
+}
+async function finishRun(frame, input2) {
+  const { redactor, dir, start } = frame;
+  const sinks = input2.graph ? input2.graph.sinks : [];
+  const gateSinks = input2.graph ? input2.graph.nodes.filter((n) => n.type === "gate" && sinks.includes(n.id)).map((n) => n.id) : [];
+  const finalTree = input2.finalTree !== void 0 ? input2.finalTree : await workingTreeOrNull(frame);
+  const changedFiles2 = await changedFilesOf(frame, input2.rows, finalTree);
+  const judge = (postedCommitTree) => decideConclusion({
+    rows: input2.rows,
+    sinks,
+    gateSinks,
+    buildEvidence: frame.answer,
+    postedCommitTree,
+    requireEvidence: frame.requireEvidence,
+    end: input2.end,
+    ...changedFiles2 !== null ? { changedFiles: changedFiles2 } : {}
+  });
+  const changes = await settleNodesChanges(frame, { rows: input2.rows, end: input2.end, finalTree, judge });
+  const { posted, publishRefused, patch } = changes;
+  const decided = publishRefused !== null ? pushRefused(publishRefused) : judge(posted.tree);
+  const unredacted = {
+    ...unconcluded(frame, input2),
+    conclusion: decided,
+    finishedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    ...posted.sha !== start.sha ? {
+      postedCommit: {
+        sha: posted.sha,
+        tree: posted.tree,
+        description: `${posted.sha.slice(0, 7)} (${posted.note})`
+      }
+    } : {},
+    ...changedFiles2 !== null ? { changedFiles: changedFiles2 } : {},
+    ...patch ? { patch } : {}
+  };
+  const ledger = redactor.deep(unredacted);
+  const ledgerPath = dir.writeJson("ledger.json", ledger);
+  dir.event({ type: "run_finished", outcome: decided.outcome, conclusion: decided.conclusion });
+  dir.unlock();
+  return {
+    ledger,
+    ledgerPath,
+    digests: {
+      state: dir.digestOf("state.json"),
+      graph: dir.digestOf("graph.json"),
+      ignored: dir.digestOf(IGNORED_BASELINE_FILE)
+    }
+  };
+}
+function evidenceTreeOf(rows) {
+  const trees = new Set(
+    rows.flatMap((row) => row.sink && row.verify?.evidenceTree ? [row.verify.evidenceTree] : [])
+  );
+  return trees.size === 1 ? [...trees][0] : null;
+}
+async function changedFilesOf(frame, rows, finalTree) {
+  if (frame.mode === "verify" || finalTree === null || finalTree === frame.start.tree) return null;
+  const verifyCommands = rows.flatMap(
+    (row) => row.verify !== void 0 ? [{ command: row.verify.command, cwd: row.verify.cwd }] : []
+  );
+  return changedFilesRecord(
+    frame.repoDir,
+    { baseTree: frame.start.tree, finalTree, verifyCommands },
+    frame.gitContext
+  );
+}
+function pushRefused(reason) {
+  return {
+    conclusion: "failure",
+    outcome: "failed",
+    rule: "push-refused",
+    title: "Failed: the push to the pull request branch was refused",
+    reason: `Every node passed and the changes were verified, but pushing them was refused: ${reason}. The verified changes are not on the branch: they are in patch.diff (run-directory artifact). If the branch moved while the run ran, run again on the new head.`
+  };
+}
+async function workingTreeOrNull(frame) {
+  handBackPrCodeFiles([frame.repoDir]);
+  try {
+    return await evidenceTree(frame.repoDir, frame.gitContext);
+  } catch {
+    return null;
+  }
+}
+
+// src/engine/leg.ts
+import { dirname as dirname7 } from "node:path";
+
+// src/evidence/base-verify.ts
+import { existsSync as existsSync11 } from "node:fs";
+import { mkdtemp as mkdtemp4, rm as rm4 } from "node:fs/promises";
+import { tmpdir as tmpdir4 } from "node:os";
+import { isAbsolute as isAbsolute8, join as join19, relative as relative10 } from "node:path";
+
+// src/evidence/base-comparison.ts
+function compareWithBase(head, base, commit) {
+  const common = { commit: commit.commit, chosenAs: commit.chosenAs, verify: base };
+  if (base.outcome === "spawn_failed") {
+    return {
+      ...common,
+      verdict: "not_compared",
+      reason: `the command could not start on the base (exit code unknown)`
+    };
+  }
+  const headPassed = head.outcome === "passed";
+  const basePassed = base.outcome === "passed";
+  const verdict = headPassed ? basePassed ? "passes_on_both" : "fixed" : basePassed ? "introduced" : "fails_on_both";
+  const fixedTests = verdict === "fixed" ? testsNowPassing(head, base) : void 0;
+  const fewer = fewerTests(head, base);
+  return {
+    ...common,
+    verdict,
+    ...fixedTests !== void 0 && fixedTests.length > 0 ? { fixedTests } : {},
+    ...fewer !== void 0 ? { fewerTests: fewer } : {}
+  };
+}
+function testsNowPassing(head, base) {
+  const baseReceipt = base.receipt;
+  if (baseReceipt?.kind !== "counts" || baseReceipt.failedNames.length === 0) return void 0;
+  const stillFailing = new Set(head.receipt?.kind === "counts" ? head.receipt.failedNames : []);
+  return baseReceipt.failedNames.filter((name) => !stillFailing.has(name)).slice(0, RECEIPT_MAX_NAMES);
+}
+function fewerTests(head, base) {
+  if (head.receipt?.kind !== "counts" || base.receipt?.kind !== "counts") return void 0;
+  return head.receipt.ran < base.receipt.ran ? { base: base.receipt.ran, head: head.receipt.ran } : void 0;
+}
+function notCompared(commit, chosenAs, reason) {
+  return { commit, chosenAs, verdict: "not_compared", reason };
+}
+
+// src/evidence/base-verify.ts
+var BaseVerifier = class {
+  constructor(o) {
+    this.o = o;
+  }
+  o;
+  #checkout = null;
+  #results = /* @__PURE__ */ new Map();
+  /** How the base is chosen, in words (`BaseComparison.chosenAs`). */
+  get chosenAs() {
+    return chosenAsWords(this.o.setting);
+  }
+  /**
+   * Runs `options`' command on the base (once per command and folder) and classifies `head` against it.
+   * Never rejects for the base's own trouble: that is `not_compared` with the reason.
+   */
+  async compare(options3, head) {
+    this.#checkout ??= this.#checkOut();
+    const checkout = await this.#checkout;
+    if (!checkout.ok) return notCompared(checkout.commit, checkout.chosenAs, checkout.reason);
+    const rel = relative10(this.o.repoDir, options3.cwd);
+    if (rel.startsWith("..") || isAbsolute8(rel)) {
+      return notCompared(
+        checkout.base.commit,
+        checkout.base.chosenAs,
+        `the command ran in ${options3.cwd}, outside the repository's main working tree (a managed worktree): only the main working tree is compared with the base`
+      );
+    }
+    const cwd = join19(checkout.tree, rel);
+    if (!existsSync11(cwd)) {
+      return notCompared(
+        checkout.base.commit,
+        checkout.base.chosenAs,
+        `the base has no folder ${rel === "" ? "." : rel}`
+      );
+    }
+    const key = JSON.stringify([
+      options3.command,
+      rel,
+      options3.timeoutMs,
+      options3.expectExit,
+      options3.outputMatches?.source ?? null,
+      options3.repeat ?? 1
+    ]);
+    let result = this.#results.get(key);
+    if (result === void 0) {
+      result = this.#runOnBase(options3, cwd);
+      this.#results.set(key, result);
+    }
+    return compareWithBase(head, await result, checkout.base);
+  }
+  async #runOnBase(options3, cwd) {
+    const checkout = await this.#checkout;
+    const handBack = () => {
+      if (checkout?.ok === true) handBackBeforeEngineReads([checkout.folder]);
+    };
+    handBack();
+    const {
+      base: _base,
+      reusedFrom: _reused,
+      ...evidence
+    } = await this.o.runVerify({
+      command: options3.command,
+      cwd,
+      timeoutMs: options3.timeoutMs,
+      expectExit: options3.expectExit,
+      env: options3.env,
+      passThrough: options3.passThrough,
+      knownSecrets: options3.knownSecrets,
+      ...options3.echo !== void 0 ? { echo: options3.echo } : {},
+      ...options3.signal !== void 0 ? { signal: options3.signal } : {},
+      ...options3.outputMatches !== void 0 ? { outputMatches: options3.outputMatches } : {},
+      ...options3.repeat !== void 0 ? { repeat: options3.repeat } : {},
+      ...options3.receipts !== void 0 ? { receipts: options3.receipts } : {},
+      beforeReread: handBack
+    });
+    return evidence;
+  }
+  async #checkOut() {
+    const chosenAs = this.chosenAs;
+    const gitOptions4 = { cwd: this.o.repoDir, baseEnv: this.o.baseEnv, knownSecrets: this.o.knownSecrets };
+    let commit;
+    try {
+      commit = await resolveBaseCommit(this.o.setting, this.o.startCommit, (args) => git(args, gitOptions4));
+    } catch (error63) {
+      return { ok: false, commit: null, chosenAs, reason: gitReason(error63) };
+    }
+    let folder = null;
+    try {
+      folder = await mkdtemp4(join19(this.o.tempParent ?? tmpdir4(), "evidence-gate-base-"));
+      const tree = join19(folder, "tree");
+      await git(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", tree, commit], gitOptions4);
+      shareWithIdentity(folder);
+      return { ok: true, base: { commit, chosenAs }, folder, tree };
+    } catch (error63) {
+      if (folder !== null) await rm4(folder, { recursive: true, force: true }).catch(() => void 0);
+      return {
+        ok: false,
+        commit,
+        chosenAs,
+        reason: `the base's worktree could not be made: ${gitReason(error63)}`
+      };
+    }
+  }
+  /**
+   * Removes the base's worktree and its folder (what the separate user made in it handed back first, the
+   * way the workspace's is) and forgets its registration. Call when no PR code runs (the leg's end).
+   *
+   * @returns why it could not be removed, or `null`.
+   */
+  async close() {
+    const checkout = await this.#checkout;
+    this.#checkout = null;
+    if (checkout?.ok !== true) return null;
+    const gitOptions4 = { cwd: this.o.repoDir, baseEnv: this.o.baseEnv, knownSecrets: this.o.knownSecrets };
+    handBackBeforeEngineReads([checkout.folder]);
+    let problem = null;
+    await git(["worktree", "remove", "--force", checkout.tree], gitOptions4).catch((error63) => {
+      problem = `git worktree remove ${checkout.tree}: ${gitReason(error63)}`;
+    });
+    await rm4(checkout.folder, { recursive: true, force: true });
+    await git(["worktree", "prune"], gitOptions4).catch(() => void 0);
+    return problem;
+  }
+};
+function chosenAsWords(setting) {
+  if (setting.commit !== void 0) return "the pull request's base";
+  if (setting.ref !== void 0) return `the merge-base with ${setting.ref}`;
+  return "the start commit's first parent";
+}
+async function resolveBaseCommit(setting, startCommit, runGit2) {
+  const fetchMore = "fetch more history (actions/checkout fetch-depth: 0, or git fetch --deepen) so the base commit is in the repository";
+  if (setting.commit !== void 0) {
+    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i.test(setting.commit))
+      throw new Error(`the pull request's base ${JSON.stringify(setting.commit)} is not a commit SHA`);
+    try {
+      return (await runGit2(["rev-parse", "--verify", "--quiet", `${setting.commit}^{commit}`])).trim();
+    } catch {
+      throw new Error(`the base commit ${setting.commit} is not in the repository: ${fetchMore}`);
+    }
+  }
+  if (setting.ref !== void 0) {
+    if (setting.ref.startsWith("-") || setting.ref === "")
+      throw new Error(`--base ${JSON.stringify(setting.ref)} is not a ref`);
+    try {
+      await runGit2(["rev-parse", "--verify", "--quiet", `${setting.ref}^{commit}`]);
+    } catch {
+      throw new Error(`--base ${setting.ref} names no commit in the repository`);
+    }
+    try {
+      return (await runGit2(["merge-base", startCommit, setting.ref])).trim();
+    } catch {
+      throw new Error(`the start commit and ${setting.ref} have no merge-base here: ${fetchMore}`);
+    }
+  }
+  try {
+    return (await runGit2(["rev-parse", "--verify", "--quiet", `${startCommit}^1^{commit}`])).trim();
+  } catch {
+    const shallow = await runGit2(["rev-parse", "--is-shallow-repository"]).catch(() => "true");
+    throw new Error(
+      shallow.trim() === "false" ? `the start commit ${startCommit.slice(0, 12)} is the repository's first commit (it has no parent): give the base with --base REF` : `the start commit ${startCommit.slice(0, 12)} has no parent here: ${fetchMore}`
+    );
+  }
+}
+function gitReason(error63) {
+  if (error63 instanceof GitError) return error63.detail.trim().split("\n")[0] ?? error63.message;
+  return error63 instanceof Error ? error63.message : String(error63);
 }
 
 // src/engine/leg.ts
@@ -54443,7 +54459,16 @@ async function vouchedFor(client, o) {
   }
   const expected = posted === void 0 ? null : readRunStateDigests(posted.summary, o.runId);
   const digestProblem = expected === null ? `the check run "${o.checkName}" on ${o.headSha.slice(0, 7)} carries no run-state digest for run ${o.runId} (it is not that run's, or the run ended before it could post one)` : runStateDigestProblem(o.runDir, expected);
-  if (digestProblem === null) return null;
+  if (digestProblem === null) {
+    const baseline = join39(o.runDir, "ignored-baseline.json");
+    if (expected?.ignored === void 0 && existsSync19(baseline)) {
+      rmSync8(baseline);
+      o.log(
+        `run ${o.runId}: its check run's run-state record does not cover ignored-baseline.json (an earlier version wrote it): the resumed leg does not use that baseline`
+      );
+    }
+    return null;
+  }
   return failed2({
     outcome: "failed",
     title: `the run directory of run ${o.runId} was refused`,
@@ -54508,7 +54533,8 @@ async function runResumeMode(o) {
       runId: mode.runId,
       runDir,
       name,
-      artifactId: artifact.id
+      artifactId: artifact.id,
+      log: (line2) => runner2.info(line2)
     });
     if (vouched !== null) return await failWithoutCheckRun(runner2, env, vouched);
     const refuse2 = (message) => failWithoutCheckRun(runner2, env, {

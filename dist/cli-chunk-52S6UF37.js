@@ -2688,518 +2688,8 @@ function relativeCommand(root, c) {
   return [{ command: c.command, cwd: rel }];
 }
 
-// src/evidence/patch.ts
-import { mkdtemp, readFile as readFile2, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join as join2 } from "node:path";
-var FALLBACK_IDENTITY = {
-  name: "evidence-gate",
-  email: "evidence-gate@users.noreply.github.com"
-};
-var DIFF_FLAGS = ["--no-color", "--no-ext-diff", "--no-textconv", "--no-renames"];
-function workingTreePatch(repoDir, baseCommit, context = {}) {
-  return withWorkingTreeIndex(repoDir, context, async (scope) => {
-    const tree = await scope.git(["write-tree"]);
-    const base = `${baseCommit}^{tree}`;
-    const names = await scope.git(["diff", ...DIFF_FLAGS, "--name-only", "-z", base, tree]);
-    const files = names.split("\0").filter((n) => n.length > 0).sort();
-    const diffBytes = await wholeDiff(scope.git, base, tree);
-    return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
-  });
-}
-async function wholeDiff(run, base, tree) {
-  const outDir = await mkdtemp(join2(tmpdir(), "evidence-gate-patch-"));
-  try {
-    const out = join2(outDir, "patch.diff");
-    await run(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
-    return await readFile2(out);
-  } finally {
-    await rm(outDir, { recursive: true, force: true });
-  }
-}
-async function treePatch(repoDir, baseCommit, tree, context = {}) {
-  const root = await workTreeRoot(repoDir, context);
-  const run = (args) => git(args, gitOptions(root, context));
-  return (await wholeDiff(run, `${baseCommit}^{tree}`, tree)).toString("utf8");
-}
-async function configValue(root, key, context) {
-  try {
-    const value = await git(["config", "--get", key], { cwd: root, ...context });
-    return value.length > 0 ? value : null;
-  } catch (error) {
-    if (error instanceof GitError) return null;
-    throw error;
-  }
-}
-async function commitWorkingTree(repoDir, options2) {
-  if (options2.trailer !== void 0 && !/^[A-Za-z0-9-]+: [^\r\n]+$/.test(options2.trailer)) {
-    throw new Error(
-      `Internal error: commit trailer must be one "Key: value" line, got ${JSON.stringify(options2.trailer)}`
-    );
-  }
-  const context = {
-    ...options2.baseEnv !== void 0 ? { baseEnv: options2.baseEnv } : {},
-    ...options2.knownSecrets !== void 0 ? { knownSecrets: options2.knownSecrets } : {}
-  };
-  const root = await workTreeRoot(repoDir, context);
-  const run = (args) => git(args, { cwd: root, ...context });
-  const treeContext = {
-    ...context,
-    ...options2.indexOverlay !== void 0 ? { indexOverlay: options2.indexOverlay } : {}
-  };
-  let head;
-  try {
-    head = await run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
-  } catch (error) {
-    if (!(error instanceof GitError)) throw error;
-    head = null;
-  }
-  const moved = (now) => options2.parent !== void 0 && now?.toLowerCase() !== options2.parent.toLowerCase() ? { kind: "head_moved", head: now } : null;
-  const movedBefore = moved(head);
-  if (movedBefore !== null) return movedBefore;
-  const tree = options2.tree !== void 0 ? await run(["rev-parse", "--verify", `${options2.tree}^{tree}`]) : await evidenceTree(root, treeContext);
-  if (head !== null && tree === await run(["rev-parse", `${head}^{tree}`])) return null;
-  const identity = [];
-  if (await configValue(root, "user.name", context) === null) {
-    identity.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
-  }
-  if (await configValue(root, "user.email", context) === null) {
-    identity.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
-  }
-  const trailer = options2.trailer !== void 0 ? `
-
-${options2.trailer}` : "";
-  const message = `${options2.message.trimEnd()}${trailer}
-`;
-  const sha = await run([
-    ...identity,
-    "commit-tree",
-    tree,
-    ...head !== null ? ["-p", head] : [],
-    "-m",
-    message
-  ]);
-  try {
-    await run(["update-ref", "-m", "evidence-gate: commit the nodes' changes", "HEAD", sha, head ?? ""]);
-  } catch (error) {
-    if (!(error instanceof GitError) || options2.parent === void 0) throw error;
-    const now = await run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).catch(() => null);
-    const movedMeanwhile = moved(now);
-    if (movedMeanwhile === null) throw error;
-    return movedMeanwhile;
-  }
-  await run(["read-tree", tree]);
-  return sha;
-}
-async function applyPatch(repoDir, patchPath, context = {}) {
-  const root = await workTreeRoot(repoDir, context);
-  await git(["apply", "--binary", "--whitespace=nowarn", patchPath], {
-    cwd: root,
-    ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
-    ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {}
-  });
-}
-
-// src/engine/nodes-changes.ts
-async function settleNodesChanges(frame, input) {
-  const { start } = frame;
-  const unposted = { sha: start.sha, tree: start.tree, note: "" };
-  if (input.finalTree === null || input.finalTree === start.tree)
-    return { posted: unposted, publishRefused: null };
-  const nodesPatch = await workingTreePatch(frame.repoDir, start.sha, frame.gitContext);
-  const attempt = await commitIfEvidenceStands(frame, { ...input, finalTree: input.finalTree, nodesPatch });
-  if (attempt.posted !== null) return { posted: attempt.posted, publishRefused: null };
-  return {
-    posted: unposted,
-    publishRefused: attempt.publishRefused,
-    patch: savePatch(frame, nodesPatch, attempt.notCommittedBecause)
-  };
-}
-async function commitIfEvidenceStands(frame, run) {
-  const { redactor } = frame;
-  const lastRows = [...new Map(run.rows.map((r) => [r.nodeId, r])).values()];
-  const everyRowPassed = lastRows.length > 0 && lastRows.every((r) => r.verdict === "PASS");
-  const sinkTrees = new Set(
-    lastRows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
-  );
-  const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0] : void 0;
-  const judgedTree = verifiedTree ?? run.finalTree;
-  const wouldBe = run.judge(judgedTree).conclusion;
-  const changesHoldSecret = redactor.contains(
-    judgedTree === run.nodesPatch.tree ? run.nodesPatch.diff : await treePatch(frame.repoDir, frame.start.sha, judgedTree, frame.gitContext)
-  );
-  const publish = frame.commit?.publish;
-  const evidenceStands = publish !== void 0 ? wouldBe === "success" : wouldBe === "success" || wouldBe === "neutral";
-  if (frame.commit === null || run.end.kind !== "completed" || !everyRowPassed || changesHoldSecret || !evidenceStands) {
-    const because = frame.commit !== null && everyRowPassed && !evidenceStands ? publish !== void 0 ? `push mode pushes only changes verified on the pushed tree (a success), and this run's evidence would end ${wouldBe}` : `its evidence would end ${wouldBe}` : void 0;
-    return {
-      posted: null,
-      publishRefused: null,
-      ...because !== void 0 ? { notCommittedBecause: because } : {}
-    };
-  }
-  const committed = await commitWorkingTree(frame.repoDir, {
-    ...frame.gitContext,
-    tree: judgedTree,
-    message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
-    trailer: `Evidence-Gate-Run: ${frame.runId}`,
-    // The changes are a diff from the starting commit: onto it, or not at all (issue 17 item 4).
-    parent: frame.start.sha
-  });
-  if (committed === null) return { posted: null, publishRefused: null };
-  if (typeof committed === "object") {
-    const from = frame.start.sha.slice(0, 7);
-    return {
-      posted: null,
-      publishRefused: null,
-      notCommittedBecause: `HEAD moved while the run ran (from ${from} to ${committed.head?.slice(0, 7) ?? "no commit"}: another run's --commit, or a commit made meanwhile), and the nodes' changes were made on ${from}`
-    };
-  }
-  const sha = committed;
-  const tree = judgedTree;
-  if (publish === void 0)
-    return { posted: { sha, tree, note: "the nodes' changes, committed by --commit" } };
-  const published = await publish({ sha, tree });
-  if (published.kind === "published") return { posted: { sha, tree, note: published.note } };
-  return {
-    posted: null,
-    publishRefused: published.reason,
-    notCommittedBecause: `the push was refused: ${published.reason}`
-  };
-}
-function savePatch(frame, p, notCommittedBecause) {
-  const { redactor } = frame;
-  const path = frame.dir.writeBytes("patch.diff", p.diffBytes);
-  return {
-    path,
-    bytes: p.diffBytes.length,
-    preview: redactor.text(p.diff).slice(0, 4e3),
-    ...redactor.contains(p.diff) ? { holdsSecret: true } : {},
-    ...notCommittedBecause !== void 0 ? { notCommittedBecause } : {}
-  };
-}
-function firstLine(text) {
-  return (text.split("\n")[0] ?? "").slice(0, 72);
-}
-
-// src/engine/finish-run.ts
-function snapshotLedger(frame, input) {
-  return frame.redactor.deep(unconcluded(frame, input));
-}
-function unconcluded(frame, input) {
-  return {
-    schemaVersion: 1,
-    runId: frame.runId,
-    mode: frame.mode,
-    // A goal longer than a ledger field holds is cut with a marker, so the ledger reads back.
-    ...frame.goal !== void 0 ? { goal: fitLedgerText(frame.goal) } : {},
-    runtime: frame.runtime,
-    ...frame.model !== void 0 ? { model: frame.model } : {},
-    plan: input.plan,
-    rows: input.rows,
-    totals: computeTotals(input.rows, input.calls),
-    conclusion: null,
-    startedAt: frame.startedAt,
-    finishedAt: null,
-    startingCommit: frame.start,
-    ...frame.headSha !== void 0 ? { headSha: frame.headSha.toLowerCase() } : {},
-    evidenceTree: evidenceTreeOf(input.rows)
-  };
-}
-async function finishRun(frame, input) {
-  const { redactor, dir, start } = frame;
-  const sinks = input.graph ? input.graph.sinks : [];
-  const gateSinks = input.graph ? input.graph.nodes.filter((n) => n.type === "gate" && sinks.includes(n.id)).map((n) => n.id) : [];
-  const finalTree = input.finalTree !== void 0 ? input.finalTree : await workingTreeOrNull(frame);
-  const changedFiles = await changedFilesOf(frame, input.rows, finalTree);
-  const judge = (postedCommitTree) => decideConclusion({
-    rows: input.rows,
-    sinks,
-    gateSinks,
-    buildEvidence: frame.answer,
-    postedCommitTree,
-    requireEvidence: frame.requireEvidence,
-    end: input.end,
-    ...changedFiles !== null ? { changedFiles } : {}
-  });
-  const changes = await settleNodesChanges(frame, { rows: input.rows, end: input.end, finalTree, judge });
-  const { posted, publishRefused, patch } = changes;
-  const decided = publishRefused !== null ? pushRefused(publishRefused) : judge(posted.tree);
-  const unredacted = {
-    ...unconcluded(frame, input),
-    conclusion: decided,
-    finishedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    ...posted.sha !== start.sha ? {
-      postedCommit: {
-        sha: posted.sha,
-        tree: posted.tree,
-        description: `${posted.sha.slice(0, 7)} (${posted.note})`
-      }
-    } : {},
-    ...changedFiles !== null ? { changedFiles } : {},
-    ...patch ? { patch } : {}
-  };
-  const ledger = redactor.deep(unredacted);
-  const ledgerPath = dir.writeJson("ledger.json", ledger);
-  dir.event({ type: "run_finished", outcome: decided.outcome, conclusion: decided.conclusion });
-  dir.unlock();
-  return {
-    ledger,
-    ledgerPath,
-    digests: { state: dir.digestOf("state.json"), graph: dir.digestOf("graph.json") }
-  };
-}
-function evidenceTreeOf(rows) {
-  const trees = new Set(
-    rows.flatMap((row) => row.sink && row.verify?.evidenceTree ? [row.verify.evidenceTree] : [])
-  );
-  return trees.size === 1 ? [...trees][0] : null;
-}
-async function changedFilesOf(frame, rows, finalTree) {
-  if (frame.mode === "verify" || finalTree === null || finalTree === frame.start.tree) return null;
-  const verifyCommands = rows.flatMap(
-    (row) => row.verify !== void 0 ? [{ command: row.verify.command, cwd: row.verify.cwd }] : []
-  );
-  return changedFilesRecord(
-    frame.repoDir,
-    { baseTree: frame.start.tree, finalTree, verifyCommands },
-    frame.gitContext
-  );
-}
-function pushRefused(reason) {
-  return {
-    conclusion: "failure",
-    outcome: "failed",
-    rule: "push-refused",
-    title: "Failed: the push to the pull request branch was refused",
-    reason: `Every node passed and the changes were verified, but pushing them was refused: ${reason}. The verified changes are not on the branch: they are in patch.diff (run-directory artifact). If the branch moved while the run ran, run again on the new head.`
-  };
-}
-async function workingTreeOrNull(frame) {
-  handBackPrCodeFiles([frame.repoDir]);
-  try {
-    return await evidenceTree(frame.repoDir, frame.gitContext);
-  } catch {
-    return null;
-  }
-}
-
-// src/engine/leg.ts
-import { dirname } from "node:path";
-
-// src/evidence/base-verify.ts
-import { existsSync } from "node:fs";
-import { mkdtemp as mkdtemp2, rm as rm2 } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
-import { isAbsolute as isAbsolute2, join as join3, relative as relative3 } from "node:path";
-
-// src/evidence/base-comparison.ts
-function compareWithBase(head, base, commit) {
-  const common = { commit: commit.commit, chosenAs: commit.chosenAs, verify: base };
-  if (base.outcome === "spawn_failed") {
-    return {
-      ...common,
-      verdict: "not_compared",
-      reason: `the command could not start on the base (exit code unknown)`
-    };
-  }
-  const headPassed = head.outcome === "passed";
-  const basePassed = base.outcome === "passed";
-  const verdict = headPassed ? basePassed ? "passes_on_both" : "fixed" : basePassed ? "introduced" : "fails_on_both";
-  const fixedTests = verdict === "fixed" ? testsNowPassing(head, base) : void 0;
-  const fewer = fewerTests(head, base);
-  return {
-    ...common,
-    verdict,
-    ...fixedTests !== void 0 && fixedTests.length > 0 ? { fixedTests } : {},
-    ...fewer !== void 0 ? { fewerTests: fewer } : {}
-  };
-}
-function testsNowPassing(head, base) {
-  const baseReceipt = base.receipt;
-  if (baseReceipt?.kind !== "counts" || baseReceipt.failedNames.length === 0) return void 0;
-  const stillFailing = new Set(head.receipt?.kind === "counts" ? head.receipt.failedNames : []);
-  return baseReceipt.failedNames.filter((name) => !stillFailing.has(name)).slice(0, RECEIPT_MAX_NAMES);
-}
-function fewerTests(head, base) {
-  if (head.receipt?.kind !== "counts" || base.receipt?.kind !== "counts") return void 0;
-  return head.receipt.ran < base.receipt.ran ? { base: base.receipt.ran, head: head.receipt.ran } : void 0;
-}
-function notCompared(commit, chosenAs, reason) {
-  return { commit, chosenAs, verdict: "not_compared", reason };
-}
-
-// src/evidence/base-verify.ts
-var BaseVerifier = class {
-  constructor(o) {
-    this.o = o;
-  }
-  o;
-  #checkout = null;
-  #results = /* @__PURE__ */ new Map();
-  /** How the base is chosen, in words (`BaseComparison.chosenAs`). */
-  get chosenAs() {
-    return chosenAsWords(this.o.setting);
-  }
-  /**
-   * Runs `options`' command on the base (once per command and folder) and classifies `head` against it.
-   * Never rejects for the base's own trouble: that is `not_compared` with the reason.
-   */
-  async compare(options2, head) {
-    this.#checkout ??= this.#checkOut();
-    const checkout = await this.#checkout;
-    if (!checkout.ok) return notCompared(checkout.commit, checkout.chosenAs, checkout.reason);
-    const rel = relative3(this.o.repoDir, options2.cwd);
-    if (rel.startsWith("..") || isAbsolute2(rel)) {
-      return notCompared(
-        checkout.base.commit,
-        checkout.base.chosenAs,
-        `the command ran in ${options2.cwd}, outside the repository's main working tree (a managed worktree): only the main working tree is compared with the base`
-      );
-    }
-    const cwd = join3(checkout.tree, rel);
-    if (!existsSync(cwd)) {
-      return notCompared(
-        checkout.base.commit,
-        checkout.base.chosenAs,
-        `the base has no folder ${rel === "" ? "." : rel}`
-      );
-    }
-    const key = JSON.stringify([
-      options2.command,
-      rel,
-      options2.timeoutMs,
-      options2.expectExit,
-      options2.outputMatches?.source ?? null,
-      options2.repeat ?? 1
-    ]);
-    let result = this.#results.get(key);
-    if (result === void 0) {
-      result = this.#runOnBase(options2, cwd);
-      this.#results.set(key, result);
-    }
-    return compareWithBase(head, await result, checkout.base);
-  }
-  async #runOnBase(options2, cwd) {
-    const checkout = await this.#checkout;
-    const handBack = () => {
-      if (checkout?.ok === true) handBackBeforeEngineReads([checkout.folder]);
-    };
-    handBack();
-    const {
-      base: _base,
-      reusedFrom: _reused,
-      ...evidence
-    } = await this.o.runVerify({
-      command: options2.command,
-      cwd,
-      timeoutMs: options2.timeoutMs,
-      expectExit: options2.expectExit,
-      env: options2.env,
-      passThrough: options2.passThrough,
-      knownSecrets: options2.knownSecrets,
-      ...options2.echo !== void 0 ? { echo: options2.echo } : {},
-      ...options2.signal !== void 0 ? { signal: options2.signal } : {},
-      ...options2.outputMatches !== void 0 ? { outputMatches: options2.outputMatches } : {},
-      ...options2.repeat !== void 0 ? { repeat: options2.repeat } : {},
-      ...options2.receipts !== void 0 ? { receipts: options2.receipts } : {},
-      beforeReread: handBack
-    });
-    return evidence;
-  }
-  async #checkOut() {
-    const chosenAs = this.chosenAs;
-    const gitOptions3 = { cwd: this.o.repoDir, baseEnv: this.o.baseEnv, knownSecrets: this.o.knownSecrets };
-    let commit;
-    try {
-      commit = await resolveBaseCommit(this.o.setting, this.o.startCommit, (args) => git(args, gitOptions3));
-    } catch (error) {
-      return { ok: false, commit: null, chosenAs, reason: gitReason(error) };
-    }
-    let folder = null;
-    try {
-      folder = await mkdtemp2(join3(this.o.tempParent ?? tmpdir2(), "evidence-gate-base-"));
-      const tree = join3(folder, "tree");
-      await git(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", tree, commit], gitOptions3);
-      shareWithIdentity(folder);
-      return { ok: true, base: { commit, chosenAs }, folder, tree };
-    } catch (error) {
-      if (folder !== null) await rm2(folder, { recursive: true, force: true }).catch(() => void 0);
-      return {
-        ok: false,
-        commit,
-        chosenAs,
-        reason: `the base's worktree could not be made: ${gitReason(error)}`
-      };
-    }
-  }
-  /**
-   * Removes the base's worktree and its folder (what the separate user made in it handed back first, the
-   * way the workspace's is) and forgets its registration. Call when no PR code runs (the leg's end).
-   *
-   * @returns why it could not be removed, or `null`.
-   */
-  async close() {
-    const checkout = await this.#checkout;
-    this.#checkout = null;
-    if (checkout?.ok !== true) return null;
-    const gitOptions3 = { cwd: this.o.repoDir, baseEnv: this.o.baseEnv, knownSecrets: this.o.knownSecrets };
-    handBackBeforeEngineReads([checkout.folder]);
-    let problem = null;
-    await git(["worktree", "remove", "--force", checkout.tree], gitOptions3).catch((error) => {
-      problem = `git worktree remove ${checkout.tree}: ${gitReason(error)}`;
-    });
-    await rm2(checkout.folder, { recursive: true, force: true });
-    await git(["worktree", "prune"], gitOptions3).catch(() => void 0);
-    return problem;
-  }
-};
-function chosenAsWords(setting) {
-  if (setting.commit !== void 0) return "the pull request's base";
-  if (setting.ref !== void 0) return `the merge-base with ${setting.ref}`;
-  return "the start commit's first parent";
-}
-async function resolveBaseCommit(setting, startCommit, runGit) {
-  const fetchMore = "fetch more history (actions/checkout fetch-depth: 0, or git fetch --deepen) so the base commit is in the repository";
-  if (setting.commit !== void 0) {
-    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i.test(setting.commit))
-      throw new Error(`the pull request's base ${JSON.stringify(setting.commit)} is not a commit SHA`);
-    try {
-      return (await runGit(["rev-parse", "--verify", "--quiet", `${setting.commit}^{commit}`])).trim();
-    } catch {
-      throw new Error(`the base commit ${setting.commit} is not in the repository: ${fetchMore}`);
-    }
-  }
-  if (setting.ref !== void 0) {
-    if (setting.ref.startsWith("-") || setting.ref === "")
-      throw new Error(`--base ${JSON.stringify(setting.ref)} is not a ref`);
-    try {
-      await runGit(["rev-parse", "--verify", "--quiet", `${setting.ref}^{commit}`]);
-    } catch {
-      throw new Error(`--base ${setting.ref} names no commit in the repository`);
-    }
-    try {
-      return (await runGit(["merge-base", startCommit, setting.ref])).trim();
-    } catch {
-      throw new Error(`the start commit and ${setting.ref} have no merge-base here: ${fetchMore}`);
-    }
-  }
-  try {
-    return (await runGit(["rev-parse", "--verify", "--quiet", `${startCommit}^1^{commit}`])).trim();
-  } catch {
-    const shallow = await runGit(["rev-parse", "--is-shallow-repository"]).catch(() => "true");
-    throw new Error(
-      shallow.trim() === "false" ? `the start commit ${startCommit.slice(0, 12)} is the repository's first commit (it has no parent): give the base with --base REF` : `the start commit ${startCommit.slice(0, 12)} has no parent here: ${fetchMore}`
-    );
-  }
-}
-function gitReason(error) {
-  if (error instanceof GitError) return error.detail.trim().split("\n")[0] ?? error.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
 // src/engine/graph-run.ts
-import { existsSync as existsSync5, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
 
 // src/engine/leg-journal.ts
 var LegJournal = class {
@@ -3315,10 +2805,10 @@ var LegMemory = class {
 };
 
 // src/engine/node-settlement.ts
-import { existsSync as existsSync3, readFileSync } from "node:fs";
+import { existsSync as existsSync2, readFileSync } from "node:fs";
 
 // src/engine/agent-node.ts
-import { existsSync as existsSync2, statSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { existsSync, statSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { resolve as resolve2 } from "node:path";
 
 // src/evidence/node-claims.ts
@@ -3495,7 +2985,7 @@ function directoryProblem(dir, repoDir, field) {
   if (!liesInRepository(dir, { cwd: repoDir, repoRoot: repoDir })) {
     return `${field} ${dir} is outside the repository ${repoDir}: a node runs inside the repository whose tree is the evidence`;
   }
-  if (!existsSync2(dir) || !statSync(dir).isDirectory()) return `${field} ${dir} is not a folder`;
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return `${field} ${dir} is not a folder`;
   return null;
 }
 function turnOf(spec, ctx) {
@@ -4304,7 +3794,7 @@ function earlierJudgedReply(ctx, nodeId) {
   return ctx.store.node(nodeId)?.judged === true ? readTextIfAny(path) : null;
 }
 function readTextIfAny(path) {
-  return existsSync3(path) ? readFileSync(path, "utf8") : null;
+  return existsSync2(path) ? readFileSync(path, "utf8") : null;
 }
 async function failBeforeSpawn(ctx, node, detail, spent) {
   const max = node.completion?.max_attempts ?? 1;
@@ -4441,8 +3931,122 @@ function runEndOfAbort(signal) {
 }
 
 // src/engine/run-worktrees.ts
-import { existsSync as existsSync4, readdirSync, realpathSync, rmdirSync, rmSync } from "node:fs";
-import { join as join4 } from "node:path";
+import { existsSync as existsSync3, readdirSync, realpathSync, rmdirSync, rmSync } from "node:fs";
+import { join as join3 } from "node:path";
+
+// src/evidence/patch.ts
+import { mkdtemp, readFile as readFile2, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join as join2 } from "node:path";
+var FALLBACK_IDENTITY = {
+  name: "evidence-gate",
+  email: "evidence-gate@users.noreply.github.com"
+};
+var DIFF_FLAGS = ["--no-color", "--no-ext-diff", "--no-textconv", "--no-renames"];
+function workingTreePatch(repoDir, baseCommit, context = {}) {
+  return withWorkingTreeIndex(repoDir, context, async (scope) => {
+    const tree = await scope.git(["write-tree"]);
+    const base = `${baseCommit}^{tree}`;
+    const names = await scope.git(["diff", ...DIFF_FLAGS, "--name-only", "-z", base, tree]);
+    const files = names.split("\0").filter((n) => n.length > 0).sort();
+    const diffBytes = await wholeDiff(scope.git, base, tree);
+    return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
+  });
+}
+async function wholeDiff(run, base, tree) {
+  const outDir = await mkdtemp(join2(tmpdir(), "evidence-gate-patch-"));
+  try {
+    const out = join2(outDir, "patch.diff");
+    await run(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
+    return await readFile2(out);
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+async function treePatch(repoDir, baseCommit, tree, context = {}) {
+  const root = await workTreeRoot(repoDir, context);
+  const run = (args) => git(args, gitOptions(root, context));
+  return (await wholeDiff(run, `${baseCommit}^{tree}`, tree)).toString("utf8");
+}
+async function configValue(root, key, context) {
+  try {
+    const value = await git(["config", "--get", key], { cwd: root, ...context });
+    return value.length > 0 ? value : null;
+  } catch (error) {
+    if (error instanceof GitError) return null;
+    throw error;
+  }
+}
+async function commitWorkingTree(repoDir, options2) {
+  if (options2.trailer !== void 0 && !/^[A-Za-z0-9-]+: [^\r\n]+$/.test(options2.trailer)) {
+    throw new Error(
+      `Internal error: commit trailer must be one "Key: value" line, got ${JSON.stringify(options2.trailer)}`
+    );
+  }
+  const context = {
+    ...options2.baseEnv !== void 0 ? { baseEnv: options2.baseEnv } : {},
+    ...options2.knownSecrets !== void 0 ? { knownSecrets: options2.knownSecrets } : {}
+  };
+  const root = await workTreeRoot(repoDir, context);
+  const run = (args) => git(args, { cwd: root, ...context });
+  const treeContext = {
+    ...context,
+    ...options2.indexOverlay !== void 0 ? { indexOverlay: options2.indexOverlay } : {}
+  };
+  let head;
+  try {
+    head = await run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    head = null;
+  }
+  const moved = (now) => options2.parent !== void 0 && now?.toLowerCase() !== options2.parent.toLowerCase() ? { kind: "head_moved", head: now } : null;
+  const movedBefore = moved(head);
+  if (movedBefore !== null) return movedBefore;
+  const tree = options2.tree !== void 0 ? await run(["rev-parse", "--verify", `${options2.tree}^{tree}`]) : await evidenceTree(root, treeContext);
+  if (head !== null && tree === await run(["rev-parse", `${head}^{tree}`])) return null;
+  const identity = [];
+  if (await configValue(root, "user.name", context) === null) {
+    identity.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
+  }
+  if (await configValue(root, "user.email", context) === null) {
+    identity.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
+  }
+  const trailer = options2.trailer !== void 0 ? `
+
+${options2.trailer}` : "";
+  const message = `${options2.message.trimEnd()}${trailer}
+`;
+  const sha = await run([
+    ...identity,
+    "commit-tree",
+    tree,
+    ...head !== null ? ["-p", head] : [],
+    "-m",
+    message
+  ]);
+  try {
+    await run(["update-ref", "-m", "evidence-gate: commit the nodes' changes", "HEAD", sha, head ?? ""]);
+  } catch (error) {
+    if (!(error instanceof GitError) || options2.parent === void 0) throw error;
+    const now = await run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).catch(() => null);
+    const movedMeanwhile = moved(now);
+    if (movedMeanwhile === null) throw error;
+    return movedMeanwhile;
+  }
+  await run(["read-tree", tree]);
+  return sha;
+}
+async function applyPatch(repoDir, patchPath, context = {}) {
+  const root = await workTreeRoot(repoDir, context);
+  await git(["apply", "--binary", "--whitespace=nowarn", patchPath], {
+    cwd: root,
+    ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
+    ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {}
+  });
+}
+
+// src/engine/run-worktrees.ts
 var WORKTREES_FOLDER = "worktrees";
 function worktreeBranch(runId, name) {
   return `evidence-gate/${runId}/${name}`;
@@ -4464,7 +4068,7 @@ var RunWorktrees = class {
   }
   /** The folder holding the checkouts: `<runDir>/worktrees`. */
   get folder() {
-    return join4(this.#o.runDir, WORKTREES_FOLDER);
+    return join3(this.#o.runDir, WORKTREES_FOLDER);
   }
   /**
    * The checkout of worktree `name`, made the first time the leg asks for it (see the module docstring).
@@ -4502,15 +4106,15 @@ var RunWorktrees = class {
       closed.push(await this.#closeOne(tree));
     }
     await this.#git(["worktree", "prune"]).catch(() => void 0);
-    if (existsSync4(this.folder) && readdirSync(this.folder).length === 0) rmdirSync(this.folder);
+    if (existsSync3(this.folder) && readdirSync(this.folder).length === 0) rmdirSync(this.folder);
     return closed;
   }
   async #create(name) {
-    const path = join4(this.folder, name);
+    const path = join3(this.folder, name);
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
-      if (existsSync4(path)) {
+      if (existsSync3(path)) {
         if (await this.#isRegistered(path)) return { name, path, branch, origin: "reused" };
         rmSync(path, { recursive: true, force: true });
       }
@@ -4528,7 +4132,7 @@ var RunWorktrees = class {
   }
   async #closeOne(tree) {
     const { name, branch, path } = tree;
-    if (!existsSync4(path)) return { name, branch, commit: null, removed: true };
+    if (!existsSync3(path)) return { name, branch, commit: null, removed: true };
     let commit;
     try {
       const made = await commitWorkingTree(path, {
@@ -4882,7 +4486,7 @@ function legStart(o, memory) {
     const output = o.dir.nodeOutputPath(node.id);
     if (record?.status === "passed") {
       start.set(node.id, { state: "passed", round });
-      if (node.type !== "gate" && existsSync5(output))
+      if (node.type !== "gate" && existsSync4(output))
         memory.replies.set(node.id, readFileSync2(output, "utf8"));
     } else if (record?.status === "failed" || record?.status === "cancelled") {
       start.set(node.id, { state: record.status, round });
@@ -5008,6 +4612,408 @@ function skippedRows(graph, states, reasons) {
     });
   }
   return rows;
+}
+
+// src/engine/nodes-changes.ts
+async function settleNodesChanges(frame, input) {
+  const { start } = frame;
+  const unposted = { sha: start.sha, tree: start.tree, note: "" };
+  if (input.finalTree === null || input.finalTree === start.tree)
+    return { posted: unposted, publishRefused: null };
+  const nodesPatch = await workingTreePatch(frame.repoDir, start.sha, frame.gitContext);
+  const attempt = await commitIfEvidenceStands(frame, { ...input, finalTree: input.finalTree, nodesPatch });
+  if (attempt.posted !== null) return { posted: attempt.posted, publishRefused: null };
+  return {
+    posted: unposted,
+    publishRefused: attempt.publishRefused,
+    patch: savePatch(frame, nodesPatch, attempt.notCommittedBecause)
+  };
+}
+async function commitIfEvidenceStands(frame, run) {
+  const { redactor } = frame;
+  const lastRows = [...new Map(run.rows.map((r) => [r.nodeId, r])).values()];
+  const everyRowPassed = lastRows.length > 0 && lastRows.every((r) => r.verdict === "PASS");
+  const sinkTrees = new Set(
+    lastRows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
+  );
+  const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0] : void 0;
+  const judgedTree = verifiedTree ?? run.finalTree;
+  const wouldBe = run.judge(judgedTree).conclusion;
+  const changesHoldSecret = redactor.contains(
+    judgedTree === run.nodesPatch.tree ? run.nodesPatch.diff : await treePatch(frame.repoDir, frame.start.sha, judgedTree, frame.gitContext)
+  );
+  const publish = frame.commit?.publish;
+  const evidenceStands = publish !== void 0 ? wouldBe === "success" : wouldBe === "success" || wouldBe === "neutral";
+  if (frame.commit === null || run.end.kind !== "completed" || !everyRowPassed || changesHoldSecret || !evidenceStands) {
+    const because = frame.commit !== null && everyRowPassed && !evidenceStands ? publish !== void 0 ? `push mode pushes only changes verified on the pushed tree (a success), and this run's evidence would end ${wouldBe}` : `its evidence would end ${wouldBe}` : void 0;
+    return {
+      posted: null,
+      publishRefused: null,
+      ...because !== void 0 ? { notCommittedBecause: because } : {}
+    };
+  }
+  const committed = await commitWorkingTree(frame.repoDir, {
+    ...frame.gitContext,
+    tree: judgedTree,
+    message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
+    trailer: `Evidence-Gate-Run: ${frame.runId}`,
+    // The changes are a diff from the starting commit: onto it, or not at all (issue 17 item 4).
+    parent: frame.start.sha
+  });
+  if (committed === null) return { posted: null, publishRefused: null };
+  if (typeof committed === "object") {
+    const from = frame.start.sha.slice(0, 7);
+    return {
+      posted: null,
+      publishRefused: null,
+      notCommittedBecause: `HEAD moved while the run ran (from ${from} to ${committed.head?.slice(0, 7) ?? "no commit"}: another run's --commit, or a commit made meanwhile), and the nodes' changes were made on ${from}`
+    };
+  }
+  const sha = committed;
+  const tree = judgedTree;
+  if (publish === void 0)
+    return { posted: { sha, tree, note: "the nodes' changes, committed by --commit" } };
+  const published = await publish({ sha, tree });
+  if (published.kind === "published") return { posted: { sha, tree, note: published.note } };
+  return {
+    posted: null,
+    publishRefused: published.reason,
+    notCommittedBecause: `the push was refused: ${published.reason}`
+  };
+}
+function savePatch(frame, p, notCommittedBecause) {
+  const { redactor } = frame;
+  const path = frame.dir.writeBytes("patch.diff", p.diffBytes);
+  return {
+    path,
+    bytes: p.diffBytes.length,
+    preview: redactor.text(p.diff).slice(0, 4e3),
+    ...redactor.contains(p.diff) ? { holdsSecret: true } : {},
+    ...notCommittedBecause !== void 0 ? { notCommittedBecause } : {}
+  };
+}
+function firstLine(text) {
+  return (text.split("\n")[0] ?? "").slice(0, 72);
+}
+
+// src/engine/finish-run.ts
+function snapshotLedger(frame, input) {
+  return frame.redactor.deep(unconcluded(frame, input));
+}
+function unconcluded(frame, input) {
+  return {
+    schemaVersion: 1,
+    runId: frame.runId,
+    mode: frame.mode,
+    // A goal longer than a ledger field holds is cut with a marker, so the ledger reads back.
+    ...frame.goal !== void 0 ? { goal: fitLedgerText(frame.goal) } : {},
+    runtime: frame.runtime,
+    ...frame.model !== void 0 ? { model: frame.model } : {},
+    plan: input.plan,
+    rows: input.rows,
+    totals: computeTotals(input.rows, input.calls),
+    conclusion: null,
+    startedAt: frame.startedAt,
+    finishedAt: null,
+    startingCommit: frame.start,
+    ...frame.headSha !== void 0 ? { headSha: frame.headSha.toLowerCase() } : {},
+    evidenceTree: evidenceTreeOf(input.rows)
+  };
+}
+async function finishRun(frame, input) {
+  const { redactor, dir, start } = frame;
+  const sinks = input.graph ? input.graph.sinks : [];
+  const gateSinks = input.graph ? input.graph.nodes.filter((n) => n.type === "gate" && sinks.includes(n.id)).map((n) => n.id) : [];
+  const finalTree = input.finalTree !== void 0 ? input.finalTree : await workingTreeOrNull(frame);
+  const changedFiles = await changedFilesOf(frame, input.rows, finalTree);
+  const judge = (postedCommitTree) => decideConclusion({
+    rows: input.rows,
+    sinks,
+    gateSinks,
+    buildEvidence: frame.answer,
+    postedCommitTree,
+    requireEvidence: frame.requireEvidence,
+    end: input.end,
+    ...changedFiles !== null ? { changedFiles } : {}
+  });
+  const changes = await settleNodesChanges(frame, { rows: input.rows, end: input.end, finalTree, judge });
+  const { posted, publishRefused, patch } = changes;
+  const decided = publishRefused !== null ? pushRefused(publishRefused) : judge(posted.tree);
+  const unredacted = {
+    ...unconcluded(frame, input),
+    conclusion: decided,
+    finishedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    ...posted.sha !== start.sha ? {
+      postedCommit: {
+        sha: posted.sha,
+        tree: posted.tree,
+        description: `${posted.sha.slice(0, 7)} (${posted.note})`
+      }
+    } : {},
+    ...changedFiles !== null ? { changedFiles } : {},
+    ...patch ? { patch } : {}
+  };
+  const ledger = redactor.deep(unredacted);
+  const ledgerPath = dir.writeJson("ledger.json", ledger);
+  dir.event({ type: "run_finished", outcome: decided.outcome, conclusion: decided.conclusion });
+  dir.unlock();
+  return {
+    ledger,
+    ledgerPath,
+    digests: {
+      state: dir.digestOf("state.json"),
+      graph: dir.digestOf("graph.json"),
+      ignored: dir.digestOf(IGNORED_BASELINE_FILE)
+    }
+  };
+}
+function evidenceTreeOf(rows) {
+  const trees = new Set(
+    rows.flatMap((row) => row.sink && row.verify?.evidenceTree ? [row.verify.evidenceTree] : [])
+  );
+  return trees.size === 1 ? [...trees][0] : null;
+}
+async function changedFilesOf(frame, rows, finalTree) {
+  if (frame.mode === "verify" || finalTree === null || finalTree === frame.start.tree) return null;
+  const verifyCommands = rows.flatMap(
+    (row) => row.verify !== void 0 ? [{ command: row.verify.command, cwd: row.verify.cwd }] : []
+  );
+  return changedFilesRecord(
+    frame.repoDir,
+    { baseTree: frame.start.tree, finalTree, verifyCommands },
+    frame.gitContext
+  );
+}
+function pushRefused(reason) {
+  return {
+    conclusion: "failure",
+    outcome: "failed",
+    rule: "push-refused",
+    title: "Failed: the push to the pull request branch was refused",
+    reason: `Every node passed and the changes were verified, but pushing them was refused: ${reason}. The verified changes are not on the branch: they are in patch.diff (run-directory artifact). If the branch moved while the run ran, run again on the new head.`
+  };
+}
+async function workingTreeOrNull(frame) {
+  handBackPrCodeFiles([frame.repoDir]);
+  try {
+    return await evidenceTree(frame.repoDir, frame.gitContext);
+  } catch {
+    return null;
+  }
+}
+
+// src/engine/leg.ts
+import { dirname } from "node:path";
+
+// src/evidence/base-verify.ts
+import { existsSync as existsSync5 } from "node:fs";
+import { mkdtemp as mkdtemp2, rm as rm2 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { isAbsolute as isAbsolute2, join as join4, relative as relative3 } from "node:path";
+
+// src/evidence/base-comparison.ts
+function compareWithBase(head, base, commit) {
+  const common = { commit: commit.commit, chosenAs: commit.chosenAs, verify: base };
+  if (base.outcome === "spawn_failed") {
+    return {
+      ...common,
+      verdict: "not_compared",
+      reason: `the command could not start on the base (exit code unknown)`
+    };
+  }
+  const headPassed = head.outcome === "passed";
+  const basePassed = base.outcome === "passed";
+  const verdict = headPassed ? basePassed ? "passes_on_both" : "fixed" : basePassed ? "introduced" : "fails_on_both";
+  const fixedTests = verdict === "fixed" ? testsNowPassing(head, base) : void 0;
+  const fewer = fewerTests(head, base);
+  return {
+    ...common,
+    verdict,
+    ...fixedTests !== void 0 && fixedTests.length > 0 ? { fixedTests } : {},
+    ...fewer !== void 0 ? { fewerTests: fewer } : {}
+  };
+}
+function testsNowPassing(head, base) {
+  const baseReceipt = base.receipt;
+  if (baseReceipt?.kind !== "counts" || baseReceipt.failedNames.length === 0) return void 0;
+  const stillFailing = new Set(head.receipt?.kind === "counts" ? head.receipt.failedNames : []);
+  return baseReceipt.failedNames.filter((name) => !stillFailing.has(name)).slice(0, RECEIPT_MAX_NAMES);
+}
+function fewerTests(head, base) {
+  if (head.receipt?.kind !== "counts" || base.receipt?.kind !== "counts") return void 0;
+  return head.receipt.ran < base.receipt.ran ? { base: base.receipt.ran, head: head.receipt.ran } : void 0;
+}
+function notCompared(commit, chosenAs, reason) {
+  return { commit, chosenAs, verdict: "not_compared", reason };
+}
+
+// src/evidence/base-verify.ts
+var BaseVerifier = class {
+  constructor(o) {
+    this.o = o;
+  }
+  o;
+  #checkout = null;
+  #results = /* @__PURE__ */ new Map();
+  /** How the base is chosen, in words (`BaseComparison.chosenAs`). */
+  get chosenAs() {
+    return chosenAsWords(this.o.setting);
+  }
+  /**
+   * Runs `options`' command on the base (once per command and folder) and classifies `head` against it.
+   * Never rejects for the base's own trouble: that is `not_compared` with the reason.
+   */
+  async compare(options2, head) {
+    this.#checkout ??= this.#checkOut();
+    const checkout = await this.#checkout;
+    if (!checkout.ok) return notCompared(checkout.commit, checkout.chosenAs, checkout.reason);
+    const rel = relative3(this.o.repoDir, options2.cwd);
+    if (rel.startsWith("..") || isAbsolute2(rel)) {
+      return notCompared(
+        checkout.base.commit,
+        checkout.base.chosenAs,
+        `the command ran in ${options2.cwd}, outside the repository's main working tree (a managed worktree): only the main working tree is compared with the base`
+      );
+    }
+    const cwd = join4(checkout.tree, rel);
+    if (!existsSync5(cwd)) {
+      return notCompared(
+        checkout.base.commit,
+        checkout.base.chosenAs,
+        `the base has no folder ${rel === "" ? "." : rel}`
+      );
+    }
+    const key = JSON.stringify([
+      options2.command,
+      rel,
+      options2.timeoutMs,
+      options2.expectExit,
+      options2.outputMatches?.source ?? null,
+      options2.repeat ?? 1
+    ]);
+    let result = this.#results.get(key);
+    if (result === void 0) {
+      result = this.#runOnBase(options2, cwd);
+      this.#results.set(key, result);
+    }
+    return compareWithBase(head, await result, checkout.base);
+  }
+  async #runOnBase(options2, cwd) {
+    const checkout = await this.#checkout;
+    const handBack = () => {
+      if (checkout?.ok === true) handBackBeforeEngineReads([checkout.folder]);
+    };
+    handBack();
+    const {
+      base: _base,
+      reusedFrom: _reused,
+      ...evidence
+    } = await this.o.runVerify({
+      command: options2.command,
+      cwd,
+      timeoutMs: options2.timeoutMs,
+      expectExit: options2.expectExit,
+      env: options2.env,
+      passThrough: options2.passThrough,
+      knownSecrets: options2.knownSecrets,
+      ...options2.echo !== void 0 ? { echo: options2.echo } : {},
+      ...options2.signal !== void 0 ? { signal: options2.signal } : {},
+      ...options2.outputMatches !== void 0 ? { outputMatches: options2.outputMatches } : {},
+      ...options2.repeat !== void 0 ? { repeat: options2.repeat } : {},
+      ...options2.receipts !== void 0 ? { receipts: options2.receipts } : {},
+      beforeReread: handBack
+    });
+    return evidence;
+  }
+  async #checkOut() {
+    const chosenAs = this.chosenAs;
+    const gitOptions3 = { cwd: this.o.repoDir, baseEnv: this.o.baseEnv, knownSecrets: this.o.knownSecrets };
+    let commit;
+    try {
+      commit = await resolveBaseCommit(this.o.setting, this.o.startCommit, (args) => git(args, gitOptions3));
+    } catch (error) {
+      return { ok: false, commit: null, chosenAs, reason: gitReason(error) };
+    }
+    let folder = null;
+    try {
+      folder = await mkdtemp2(join4(this.o.tempParent ?? tmpdir2(), "evidence-gate-base-"));
+      const tree = join4(folder, "tree");
+      await git(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", tree, commit], gitOptions3);
+      shareWithIdentity(folder);
+      return { ok: true, base: { commit, chosenAs }, folder, tree };
+    } catch (error) {
+      if (folder !== null) await rm2(folder, { recursive: true, force: true }).catch(() => void 0);
+      return {
+        ok: false,
+        commit,
+        chosenAs,
+        reason: `the base's worktree could not be made: ${gitReason(error)}`
+      };
+    }
+  }
+  /**
+   * Removes the base's worktree and its folder (what the separate user made in it handed back first, the
+   * way the workspace's is) and forgets its registration. Call when no PR code runs (the leg's end).
+   *
+   * @returns why it could not be removed, or `null`.
+   */
+  async close() {
+    const checkout = await this.#checkout;
+    this.#checkout = null;
+    if (checkout?.ok !== true) return null;
+    const gitOptions3 = { cwd: this.o.repoDir, baseEnv: this.o.baseEnv, knownSecrets: this.o.knownSecrets };
+    handBackBeforeEngineReads([checkout.folder]);
+    let problem = null;
+    await git(["worktree", "remove", "--force", checkout.tree], gitOptions3).catch((error) => {
+      problem = `git worktree remove ${checkout.tree}: ${gitReason(error)}`;
+    });
+    await rm2(checkout.folder, { recursive: true, force: true });
+    await git(["worktree", "prune"], gitOptions3).catch(() => void 0);
+    return problem;
+  }
+};
+function chosenAsWords(setting) {
+  if (setting.commit !== void 0) return "the pull request's base";
+  if (setting.ref !== void 0) return `the merge-base with ${setting.ref}`;
+  return "the start commit's first parent";
+}
+async function resolveBaseCommit(setting, startCommit, runGit) {
+  const fetchMore = "fetch more history (actions/checkout fetch-depth: 0, or git fetch --deepen) so the base commit is in the repository";
+  if (setting.commit !== void 0) {
+    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i.test(setting.commit))
+      throw new Error(`the pull request's base ${JSON.stringify(setting.commit)} is not a commit SHA`);
+    try {
+      return (await runGit(["rev-parse", "--verify", "--quiet", `${setting.commit}^{commit}`])).trim();
+    } catch {
+      throw new Error(`the base commit ${setting.commit} is not in the repository: ${fetchMore}`);
+    }
+  }
+  if (setting.ref !== void 0) {
+    if (setting.ref.startsWith("-") || setting.ref === "")
+      throw new Error(`--base ${JSON.stringify(setting.ref)} is not a ref`);
+    try {
+      await runGit(["rev-parse", "--verify", "--quiet", `${setting.ref}^{commit}`]);
+    } catch {
+      throw new Error(`--base ${setting.ref} names no commit in the repository`);
+    }
+    try {
+      return (await runGit(["merge-base", startCommit, setting.ref])).trim();
+    } catch {
+      throw new Error(`the start commit and ${setting.ref} have no merge-base here: ${fetchMore}`);
+    }
+  }
+  try {
+    return (await runGit(["rev-parse", "--verify", "--quiet", `${startCommit}^1^{commit}`])).trim();
+  } catch {
+    const shallow = await runGit(["rev-parse", "--is-shallow-repository"]).catch(() => "true");
+    throw new Error(
+      shallow.trim() === "false" ? `the start commit ${startCommit.slice(0, 12)} is the repository's first commit (it has no parent): give the base with --base REF` : `the start commit ${startCommit.slice(0, 12)} has no parent here: ${fetchMore}`
+    );
+  }
+}
+function gitReason(error) {
+  if (error instanceof GitError) return error.detail.trim().split("\n")[0] ?? error.message;
+  return error instanceof Error ? error.message : String(error);
 }
 
 // src/engine/leg.ts

@@ -4914,9 +4914,10 @@ async function onPullRequest(ctx, payload) {
 }
 
 // src/github/run-state-digest.ts
-var MARKER3 = /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none) -->/g;
+var MARKER3 = /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none)(?: ignored=([0-9a-f]{64}|none))? -->/g;
 function runStateDigestMarker(runId, digests) {
-  return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"} -->`;
+  const ignored = digests.ignored === void 0 ? "" : ` ignored=${digests.ignored ?? "none"}`;
+  return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"}${ignored} -->`;
 }
 function readRunStateDigests(summary, runId) {
   if (summary === null) return null;
@@ -4925,7 +4926,8 @@ function readRunStateDigests(summary, runId) {
     if (match[1] !== runId) continue;
     found = {
       state: match[2] === "none" ? null : match[2],
-      graph: match[3] === "none" ? null : match[3]
+      graph: match[3] === "none" ? null : match[3],
+      ...match[4] !== void 0 ? { ignored: match[4] === "none" ? null : match[4] } : {}
     };
   }
   return found;
@@ -4934,7 +4936,8 @@ var RUN_STATE_DIGEST_FILE = "run-state-digest.json";
 var digestFileSchema = external_exports.strictObject({
   runId: external_exports.string().min(1).max(64),
   state: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
-  graph: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable()
+  graph: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  ignored: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable().optional()
 });
 function parseRunStateDigestFile(text, runId) {
   let json;
@@ -4945,7 +4948,11 @@ function parseRunStateDigestFile(text, runId) {
   }
   const parsed = digestFileSchema.safeParse(json);
   if (!parsed.success || parsed.data.runId !== runId) return null;
-  return { state: parsed.data.state, graph: parsed.data.graph };
+  return {
+    state: parsed.data.state,
+    graph: parsed.data.graph,
+    ...parsed.data.ignored !== void 0 ? { ignored: parsed.data.ignored } : {}
+  };
 }
 
 // src/bot/dispatch-refusal.ts
