@@ -182,15 +182,16 @@ async function postLedger(
   const ledger = agreedWithRun(found.ledger, about.upstream);
   const appendix = reportedLedgerAppendix({ provenance, artifact, postedBy: "`mode: report`" });
   const conclusion = ledger.conclusion!;
-  const fence = new CommandFence((t) => void process.stdout.write(t), true);
-  for (const line of renderLedgerText(ledger).split("\n")) fence.line(line);
+  // The ledger came from an artifact the upstream run wrote: known secrets are redacted here too (issue 12
+  // item 5), in the step's log as on the check run. `conclusion` and the summary follow the check run: a
+  // refused write says it was not posted.
+  const redact = createRedactor(o.secrets).text;
+  const fence = new CommandFence((t) => runner.write(t), true);
+  for (const line of redact(renderLedgerText(ledger)).split("\n")) fence.line(line);
   fence.close();
   runner.setOutput("run-id", ledger.runId);
   runner.setOutput("ledger-path", found.path);
   if (ledger.evidenceTree) runner.setOutput("evidence-tree", ledger.evidenceTree);
-  // The ledger came from an artifact the upstream run wrote: known secrets are redacted here too (issue 12
-  // item 5). `conclusion` and the summary follow the check run: a refused write says it was not posted.
-  const redact = createRedactor(o.secrets).text;
   const markdown = `${renderLedgerMarkdown(ledger)}\n${appendix}\n`;
   const ref = await postVerdict(
     { runner, env, verdict: conclusion.conclusion, markdown, redact },

@@ -157,6 +157,36 @@ function reportEnv(conclusion: string): Record<string, string> {
   });
 }
 
+describe("mode report prints the ledger it posts", () => {
+  it("through the runner, fenced from workflow commands, the job's token redacted", async () => {
+    // A row detail the upstream run wrote holding the job's token (the artifact is the fork's to write).
+    const ledger: Ledger = {
+      ...FAILURE_LEDGER,
+      headSha: HEAD,
+      rows: FAILURE_LEDGER.rows.map((row, i) =>
+        i === 0 ? { ...row, detail: `token ${TOKEN} ::warning::planted` } : row,
+      ),
+    };
+    github.state.addArtifact({
+      name: "evidence-gate-ledger",
+      zip: buildZip([{ name: "ledger.json", content: renderLedgerJson(ledger), deflate: true }]),
+      headSha: HEAD,
+      fromFork: true,
+      workflowRunId: WORKFLOW_RUN_ID,
+    });
+    const env = reportEnv("failure");
+    const runner = recordingRunner();
+    await runReportMode({ runner, env, ...readInputs(env) });
+    const printed = runner.log.join("\n");
+    expect(printed).toContain("CONCLUSION:");
+    expect(printed).toContain(ledger.runId);
+    expect(printed).not.toContain(TOKEN);
+    // The fence: no line of the ledger can start a workflow command.
+    expect(printed).toMatch(/^::stop-commands::/m);
+    expect(github.state.checkRuns[0]).toMatchObject({ headSha: HEAD, conclusion: "failure" });
+  });
+});
+
 describe("mode report: a crash after the check run was started completes it failure (issue 24 item 3)", () => {
   it("the completion with the ledger's verdict fails 502 on every retry: the check run ends failure quoting the error, never in progress, and the error is rethrown", async () => {
     // A fork's run that failed and uploaded its (failure) ledger: posted without a provenance check.
