@@ -15,7 +15,7 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GitError, git } from "../proc/git.js";
-import { currentTrustedGit, hiddenPaths } from "../proc/trusted-git.js";
+import { currentTrustedGit, hiddenPaths, isInside } from "../proc/trusted-git.js";
 import { copySeed, seedIndexes } from "./seed-index.js";
 
 /** The environment git runs from; scrubbed by the git child-env policy (SPEC §9). */
@@ -90,14 +90,25 @@ export async function workTreeRoot(dir: string, context: GitContext = {}): Promi
     if (error instanceof NotAGitRepositoryError) throw error;
     throw new NotAGitRepositoryError(dir, "the directory does not exist");
   }
+  let root: string;
   try {
-    return await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
+    root = await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
   } catch (error) {
     if (error instanceof GitError && /not a git repository|must be run in a work tree/i.test(error.detail)) {
       throw new NotAGitRepositoryError(dir, "git rev-parse --show-toplevel found none");
     }
     throw error;
   }
+  // `core.worktree` in a configuration the pull request can write names another folder as the work tree —
+  // a pristine copy of HEAD, say — and the tree would be taken there while the command ran here (found by
+  // an attack on this session's change). A work tree that does not contain `dir` describes nothing of it.
+  if (!isInside(dir, root)) {
+    throw new NotAGitRepositoryError(
+      dir,
+      `git names ${root} as its work tree, which does not contain it: core.worktree points elsewhere`,
+    );
+  }
+  return root;
 }
 
 /** `HEAD`'s commit, or `null` when the branch is unborn. */
@@ -123,7 +134,9 @@ export function nulFields(bytes: Buffer): string[] {
  * reading the file. A repository's `.git/config` is written by whoever ran in it — a node's agent, a verify
  * command — and `core.ignoreStat` makes `git add -A` mark what it adds "assume unchanged",
  * `core.checkStat=minimal` and `core.trustctime=false` let a same-size edit with its mtime put back pass as
- * unchanged, and an untracked cache or split index is one more file to trust (git-config(1)).
+ * unchanged, an untracked cache or split index is one more file to trust, and sparse patterns, `fileMode`,
+ * `symlinks`, `ignoreCase` and `autocrlf` each let `add -A` record something other than the bytes, modes
+ * and names on disk (git-config(1); each found by an attack on this change).
  */
 const STAT_TRUST_PINS: readonly string[] = [
   "-c",
@@ -136,6 +149,19 @@ const STAT_TRUST_PINS: readonly string[] = [
   "core.untrackedCache=false",
   "-c",
   "core.splitIndex=false",
+  // What `add -A` takes from the files: every path (no sparse patterns), the mode and link bits as they are,
+  // names as they are spelled, bytes as they are (no CRLF folding without an attribute; attribute
+  // conversions are the gap check's: evidence-gaps.ts).
+  "-c",
+  "core.sparseCheckout=false",
+  "-c",
+  "core.fileMode=true",
+  "-c",
+  "core.symlinks=true",
+  "-c",
+  "core.ignoreCase=false",
+  "-c",
+  "core.autocrlf=false",
   // A seed is kept only in a form seed-index.ts reads (`feature.manyFiles` would ask for version 4 and no
   // checksum).
   "-c",

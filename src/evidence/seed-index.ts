@@ -8,7 +8,8 @@
  * the run said "verified on this commit" (found 2026-12-06; so since the tree was first seeded from the
  * repository's index). So an evidence tree never starts from that index: it starts from `HEAD`'s entries
  * (no stat data: every file is read once) or from the index of the last tree the engine took of the same
- * work tree, kept here, in a folder of this process (mode 0700, removed when the process exits).
+ * work tree, kept here, in a folder of this process (mode 0700, removed when the process exits), and used
+ * only while its bytes have the digest this process holds in memory.
  *
  * Git compares times to the second (it is built without nanosecond times here), and an mtime can be set
  * by anyone who can write the file: an edit made in the same second as the file's previous change, with
@@ -19,7 +20,7 @@
  */
 import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
-import { copyFile, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -94,32 +95,45 @@ function smudgeEntries(body: Buffer, idLength: number, sinceSecond: number): boo
 }
 
 /**
+ * A kept seed: its file, and — held in this process's memory — the sha256 of the bytes written there and
+ * the mtime (ms) of the index git wrote them from.
+ */
+interface KeptSeed {
+  readonly path: string;
+  readonly sha256: string;
+  readonly mtimeMs: number;
+}
+
+/**
  * The seeds, by key (the trusted git directory, if any, and the work tree's top directory), most recently
- * used last.
+ * used last. The folder is 0700, but where pull-request code runs as the engine's own user (the CLI, the
+ * action without `isolate-user`) it can write there too: a seed is used only when its bytes still have the
+ * digest this process kept in memory when it wrote them (found by an attack on this change: an "assume
+ * unchanged" bit set in a kept seed made the next tree name the committed blob).
  */
 class SeedIndexes {
   #dir: string | null = null;
-  readonly #paths = new Map<string, string>();
+  readonly #seeds = new Map<string, KeptSeed>();
   #count = 0;
 
   /** The kept seed of `key`, or `null`. */
-  get(key: string): string | null {
-    const path = this.#paths.get(key);
-    if (path === undefined) return null;
-    this.#paths.delete(key);
-    this.#paths.set(key, path);
-    return path;
+  get(key: string): KeptSeed | null {
+    const seed = this.#seeds.get(key);
+    if (seed === undefined) return null;
+    this.#seeds.delete(key);
+    this.#seeds.set(key, seed);
+    return seed;
   }
 
   /**
    * Keeps `indexFile` (git-written by an `add -A` that began in second `readSince`) as `key`'s seed,
-   * smudged ({@link smudgedSince}), its mtime the original's. A seed that cannot be kept is no error: the
+   * smudged ({@link smudgedSince}). A seed that cannot be kept is no error: the
    * next tree starts from `HEAD` and reads every file.
    */
   async keep(key: string, indexFile: string, readSince: number): Promise<void> {
-    const previous = this.#paths.get(key);
-    this.#paths.delete(key);
-    if (previous !== undefined) await rm(previous, { force: true });
+    const previous = this.#seeds.get(key);
+    this.#seeds.delete(key);
+    if (previous !== undefined) await rm(previous.path, { force: true });
     try {
       const smudged = smudgedSince(await readFile(indexFile), readSince);
       if (smudged === null) return;
@@ -129,17 +143,20 @@ class SeedIndexes {
         process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
       }
       const written = await stat(indexFile);
-      const next = join(this.#dir, `seed-${++this.#count}`);
-      await writeFile(next, smudged, { mode: 0o600 });
-      await utimes(next, written.atime, written.mtime);
-      this.#paths.set(key, next);
-      while (this.#paths.size > SEEDS_KEPT) {
-        const [oldest, path] = this.#paths.entries().next().value as [string, string];
-        this.#paths.delete(oldest);
-        await rm(path, { force: true });
+      const path = join(this.#dir, `seed-${++this.#count}`);
+      await writeFile(path, smudged, { mode: 0o600 });
+      this.#seeds.set(key, {
+        path,
+        sha256: createHash("sha256").update(smudged).digest("hex"),
+        mtimeMs: written.mtimeMs,
+      });
+      while (this.#seeds.size > SEEDS_KEPT) {
+        const [oldest, seed] = this.#seeds.entries().next().value as [string, KeptSeed];
+        this.#seeds.delete(oldest);
+        await rm(seed.path, { force: true });
       }
     } catch {
-      this.#paths.delete(key);
+      this.#seeds.delete(key);
     }
   }
 }
@@ -148,20 +165,22 @@ class SeedIndexes {
 export const seedIndexes = new SeedIndexes();
 
 /**
- * Copies a kept seed to `indexFile` and backdates the copy by a second. Git trusts an entry's stat data
- * only when the entry is older than the index file itself (the "racy-clean" rule,
- * Documentation/technical/racy-git.txt); a copy with a fresh mtime would make a same-size edit made in the
- * same second as the seed's write look clean. Backdated, every entry git would re-check on the original is
- * re-checked on the copy.
+ * Copies a kept seed to `indexFile` when its bytes are still the ones this process wrote, and backdates the
+ * copy by a second. Git trusts an entry's stat data only when the entry is older than the index file itself
+ * (the "racy-clean" rule, Documentation/technical/racy-git.txt); a copy with a fresh mtime would make a
+ * same-size edit made in the same second as the seed's write look clean. Backdated, every entry git would
+ * re-check on the original is re-checked on the copy.
  *
- * @returns false when there is no seed to copy.
+ * @returns false when there is no seed, or it was changed since it was kept (the caller starts from `HEAD`).
  */
-export async function copySeed(seed: string | null, indexFile: string): Promise<boolean> {
+export async function copySeed(seed: KeptSeed | null, indexFile: string): Promise<boolean> {
   if (seed === null) return false;
   try {
-    const original = await stat(seed);
-    await copyFile(seed, indexFile);
-    await utimes(indexFile, original.atime, new Date(original.mtimeMs - 1000));
+    const bytes = await readFile(seed.path);
+    if (createHash("sha256").update(bytes).digest("hex") !== seed.sha256) return false;
+    await writeFile(indexFile, bytes, { mode: 0o600 });
+    const backdated = new Date(seed.mtimeMs - 1000);
+    await utimes(indexFile, backdated, backdated);
     return true;
   } catch {
     await rm(indexFile, { force: true });

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
-import { readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
+import { chmod, readdir, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -359,6 +361,93 @@ describe("evidenceTree trusts no stat data the pull request could have written",
       expect(after).not.toBe(before);
       expect(await r.git(["cat-file", "blob", `${after}:t.sh`])).toBe(round % 2 === 0 ? "exit 0" : "exit 1");
     }
+  });
+});
+
+/**
+ * Found by an attack on the kept-seed change: each of these let `git add -A` record something other than
+ * the files on disk, or take the tree somewhere else, and the run said "verified on this commit".
+ */
+describe("evidenceTree records the files on disk whatever the repository's configuration and the kept seed say", () => {
+  it("a kept seed whose entry a process of the same user marked assume-unchanged is not used", async () => {
+    const name = `t-${process.pid}-${Date.now()}.sh`;
+    const r = await repo({ files: { [name]: "exit 1\n" }, commit: true });
+    expect(await evidenceTree(r.dir, context)).toBe(await r.git(["rev-parse", "HEAD^{tree}"]));
+    // The seed this process just kept: the newest under its seeds folder naming the file.
+    const seeds = (await readdir(tmpdir()))
+      .filter((d) => d.startsWith("evidence-gate-seeds-"))
+      .flatMap((d) => {
+        try {
+          return readdirSync(join(tmpdir(), d)).map((f) => join(tmpdir(), d, f));
+        } catch {
+          return [];
+        }
+      })
+      .filter((f) => readFileSync(f).includes(Buffer.from(name)));
+    expect(seeds).toHaveLength(1);
+    await runGit(["update-index", "--assume-unchanged", name], {
+      cwd: r.dir,
+      baseEnv: hermeticGitEnv,
+      set: { GIT_INDEX_FILE: seeds[0] as string },
+    });
+    await r.write(name, "exit 0\n");
+    const tree = await evidenceTree(r.dir, context);
+    expect(await r.git(["cat-file", "blob", `${tree}:${name}`])).toBe("exit 0");
+  });
+
+  it("core.sparseCheckout with patterns that leave a tracked file out: its edit is in the tree", async () => {
+    const r = await repo({ files: { "in/a.txt": "a\n", "out/lib.txt": "bad\n" }, commit: true });
+    await r.git(["config", "core.sparseCheckout", "true"]);
+    await r.write(".git/info/sparse-checkout", "/in/\n");
+    await r.write("out/lib.txt", "good\n");
+    const tree = await evidenceTree(r.dir, context);
+    expect(await r.git(["cat-file", "blob", `${tree}:out/lib.txt`])).toBe("good");
+  });
+
+  it("core.fileMode=false: a chmod +x is in the tree", async () => {
+    const r = await repo({ files: { "t.sh": "exit 0\n" }, commit: true });
+    await r.git(["config", "core.fileMode", "false"]);
+    await chmod(join(r.dir, "t.sh"), 0o755);
+    const tree = await evidenceTree(r.dir, context);
+    expect(await r.git(["ls-tree", tree, "t.sh"])).toMatch(/^100755 /);
+  });
+
+  it("core.symlinks=false: a link replaced by a file holding its target's name is a file in the tree", async () => {
+    const r = await repo({ files: { "target.txt": "x\n" }, commit: false });
+    await symlink("target.txt", join(r.dir, "link"));
+    await r.git(["add", "-A"]);
+    await r.git(["commit", "--quiet", "-m", "link"]);
+    await r.git(["config", "core.symlinks", "false"]);
+    await rm(join(r.dir, "link"));
+    await writeFile(join(r.dir, "link"), "target.txt");
+    const tree = await evidenceTree(r.dir, context);
+    expect(await r.git(["ls-tree", tree, "link"])).toMatch(/^100644 /);
+  });
+
+  it("core.ignoreCase=true: an untracked file whose name differs from a tracked one only in case is in the tree", async () => {
+    const r = await repo({ files: { "lib.txt": "a\n" }, commit: true });
+    await r.git(["config", "core.ignoreCase", "true"]);
+    await r.write("LIB.txt", "b\n");
+    const tree = await evidenceTree(r.dir, context);
+    expect(await r.git(["cat-file", "blob", `${tree}:LIB.txt`])).toBe("b");
+  });
+
+  it("core.autocrlf without an attribute: CRLF bytes on disk are CRLF in the tree", async () => {
+    const r = await repo({ files: { "t.txt": "a\nb\n" }, commit: true });
+    await r.git(["config", "core.autocrlf", "input"]);
+    await r.write("t.txt", "a\r\nb\r\n");
+    const tree = await evidenceTree(r.dir, context);
+    expect(tree).not.toBe(await r.git(["rev-parse", "HEAD^{tree}"]));
+  });
+
+  it("core.worktree pointing at another folder (a pristine copy of HEAD): no tree, the error says why", async () => {
+    const r = await repo({ files: { "t.sh": "exit 1\n" }, commit: true });
+    const copy = await repo({ files: { "t.sh": "exit 1\n" }, noGit: true });
+    await r.git(["config", "core.worktree", copy.dir]);
+    await r.write("t.sh", "exit 0\n");
+    const error = await evidenceTree(r.dir, context).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotAGitRepositoryError);
+    expect((error as Error).message).toContain("core.worktree points elsewhere");
   });
 });
 
