@@ -4,11 +4,11 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-4GPF4DUD.js";
+} from "./cli-chunk-K4TETSBF.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-52S6UF37.js";
+} from "./cli-chunk-HFIGKCVN.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -20,21 +20,21 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-IKK4SAS3.js";
+} from "./cli-chunk-TBPV77BO.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-T6CC7XKF.js";
-import "./cli-chunk-QK25KWVL.js";
+import "./cli-chunk-DLA34UAQ.js";
+import "./cli-chunk-NS47AB2A.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-B7NCXIFL.js";
+import "./cli-chunk-NWGZDKLW.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

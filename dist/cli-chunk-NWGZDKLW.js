@@ -1467,6 +1467,7 @@ export {
   hiddenPaths,
   currentTrustedGit,
   onTrustedGit,
+  isInside,
   GitError,
   git,
   gitStream,

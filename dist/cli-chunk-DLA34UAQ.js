@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-QK25KWVL.js";
+} from "./cli-chunk-NS47AB2A.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {

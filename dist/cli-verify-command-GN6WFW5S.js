@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-52S6UF37.js";
+} from "./cli-chunk-HFIGKCVN.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,13 +14,13 @@ import {
   CliLeg,
   chooseVerifyCommand,
   emptyVerifyCommandProblem
-} from "./cli-chunk-IKK4SAS3.js";
+} from "./cli-chunk-TBPV77BO.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-T6CC7XKF.js";
+import "./cli-chunk-DLA34UAQ.js";
 import {
   REPORT,
   RUN_TIMEOUT,
@@ -28,19 +28,19 @@ import {
   VERIFY_REPEAT,
   VERIFY_TIMEOUT,
   readVerifyEnv
-} from "./cli-chunk-QK25KWVL.js";
+} from "./cli-chunk-NS47AB2A.js";
 import {
   checkedRepository,
   opt,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-B7NCXIFL.js";
+import "./cli-chunk-NWGZDKLW.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

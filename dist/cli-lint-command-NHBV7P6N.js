@@ -14,7 +14,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-T6CC7XKF.js";
+} from "./cli-chunk-DLA34UAQ.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -27,19 +27,19 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-QK25KWVL.js";
+} from "./cli-chunk-NS47AB2A.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-B7NCXIFL.js";
+import "./cli-chunk-NWGZDKLW.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

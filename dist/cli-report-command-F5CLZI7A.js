@@ -4,7 +4,7 @@ import {
   REPORT_COMMAND_USAGE,
   parseReportFlags,
   readSavedLedger
-} from "./cli-chunk-SP5MJEYN.js";
+} from "./cli-chunk-PLWOOTOM.js";
 import "./cli-chunk-5KWKE5IC.js";
 import {
   CheckRunClient,
@@ -22,12 +22,12 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-B7NCXIFL.js";
+import "./cli-chunk-NWGZDKLW.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -17,8 +17,9 @@ import {
   git,
   gitObjectsProblem,
   hiddenPaths,
+  isInside,
   outputFileProblem
-} from "./cli-chunk-B7NCXIFL.js";
+} from "./cli-chunk-NWGZDKLW.js";
 import {
   createRedactor,
   unreachable
@@ -1228,7 +1229,7 @@ import { join as join5 } from "node:path";
 // src/evidence/seed-index.ts
 import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
-import { copyFile, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join as join4 } from "node:path";
 var SEEDS_KEPT = 32;
@@ -1281,25 +1282,25 @@ function smudgeEntries(body, idLength, sinceSecond) {
 }
 var SeedIndexes = class {
   #dir = null;
-  #paths = /* @__PURE__ */ new Map();
+  #seeds = /* @__PURE__ */ new Map();
   #count = 0;
   /** The kept seed of `key`, or `null`. */
   get(key) {
-    const path = this.#paths.get(key);
-    if (path === void 0) return null;
-    this.#paths.delete(key);
-    this.#paths.set(key, path);
-    return path;
+    const seed = this.#seeds.get(key);
+    if (seed === void 0) return null;
+    this.#seeds.delete(key);
+    this.#seeds.set(key, seed);
+    return seed;
   }
   /**
    * Keeps `indexFile` (git-written by an `add -A` that began in second `readSince`) as `key`'s seed,
-   * smudged ({@link smudgedSince}), its mtime the original's. A seed that cannot be kept is no error: the
+   * smudged ({@link smudgedSince}). A seed that cannot be kept is no error: the
    * next tree starts from `HEAD` and reads every file.
    */
   async keep(key, indexFile, readSince) {
-    const previous = this.#paths.get(key);
-    this.#paths.delete(key);
-    if (previous !== void 0) await rm(previous, { force: true });
+    const previous = this.#seeds.get(key);
+    this.#seeds.delete(key);
+    if (previous !== void 0) await rm(previous.path, { force: true });
     try {
       const smudged = smudgedSince(await readFile(indexFile), readSince);
       if (smudged === null) return;
@@ -1309,17 +1310,20 @@ var SeedIndexes = class {
         process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
       }
       const written = await stat(indexFile);
-      const next = join4(this.#dir, `seed-${++this.#count}`);
-      await writeFile(next, smudged, { mode: 384 });
-      await utimes(next, written.atime, written.mtime);
-      this.#paths.set(key, next);
-      while (this.#paths.size > SEEDS_KEPT) {
-        const [oldest, path] = this.#paths.entries().next().value;
-        this.#paths.delete(oldest);
-        await rm(path, { force: true });
+      const path = join4(this.#dir, `seed-${++this.#count}`);
+      await writeFile(path, smudged, { mode: 384 });
+      this.#seeds.set(key, {
+        path,
+        sha256: createHash("sha256").update(smudged).digest("hex"),
+        mtimeMs: written.mtimeMs
+      });
+      while (this.#seeds.size > SEEDS_KEPT) {
+        const [oldest, seed] = this.#seeds.entries().next().value;
+        this.#seeds.delete(oldest);
+        await rm(seed.path, { force: true });
       }
     } catch {
-      this.#paths.delete(key);
+      this.#seeds.delete(key);
     }
   }
 };
@@ -1327,9 +1331,11 @@ var seedIndexes = new SeedIndexes();
 async function copySeed(seed, indexFile) {
   if (seed === null) return false;
   try {
-    const original = await stat(seed);
-    await copyFile(seed, indexFile);
-    await utimes(indexFile, original.atime, new Date(original.mtimeMs - 1e3));
+    const bytes = await readFile(seed.path);
+    if (createHash("sha256").update(bytes).digest("hex") !== seed.sha256) return false;
+    await writeFile(indexFile, bytes, { mode: 384 });
+    const backdated = new Date(seed.mtimeMs - 1e3);
+    await utimes(indexFile, backdated, backdated);
     return true;
   } catch {
     await rm(indexFile, { force: true });
@@ -1371,14 +1377,22 @@ async function workTreeRoot(dir, context = {}) {
     if (error instanceof NotAGitRepositoryError) throw error;
     throw new NotAGitRepositoryError(dir, "the directory does not exist");
   }
+  let root;
   try {
-    return await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
+    root = await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
   } catch (error) {
     if (error instanceof GitError && /not a git repository|must be run in a work tree/i.test(error.detail)) {
       throw new NotAGitRepositoryError(dir, "git rev-parse --show-toplevel found none");
     }
     throw error;
   }
+  if (!isInside(dir, root)) {
+    throw new NotAGitRepositoryError(
+      dir,
+      `git names ${root} as its work tree, which does not contain it: core.worktree points elsewhere`
+    );
+  }
+  return root;
 }
 async function headCommit(root, context) {
   try {
@@ -1404,6 +1418,19 @@ var STAT_TRUST_PINS = [
   "core.untrackedCache=false",
   "-c",
   "core.splitIndex=false",
+  // What `add -A` takes from the files: every path (no sparse patterns), the mode and link bits as they are,
+  // names as they are spelled, bytes as they are (no CRLF folding without an attribute; attribute
+  // conversions are the gap check's: evidence-gaps.ts).
+  "-c",
+  "core.sparseCheckout=false",
+  "-c",
+  "core.fileMode=true",
+  "-c",
+  "core.symlinks=true",
+  "-c",
+  "core.ignoreCase=false",
+  "-c",
+  "core.autocrlf=false",
   // A seed is kept only in a form seed-index.ts reads (`feature.manyFiles` would ask for version 4 and no
   // checksum).
   "-c",

@@ -6,7 +6,7 @@ import {
   parseCodexConfig,
   parseDuration,
   runtimeFor
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,
@@ -16,7 +16,7 @@ import {
 import {
   findExecutable,
   verifyEnvProblems
-} from "./cli-chunk-B7NCXIFL.js";
+} from "./cli-chunk-NWGZDKLW.js";
 import {
   RE2JS
 } from "./cli-chunk-Q4DFSTE5.js";

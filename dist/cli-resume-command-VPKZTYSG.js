@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-52S6UF37.js";
+} from "./cli-chunk-HFIGKCVN.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,7 +14,7 @@ import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-IKK4SAS3.js";
+} from "./cli-chunk-TBPV77BO.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
@@ -22,11 +22,11 @@ import {
   isLocalAccountName,
   localApprover
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-T6CC7XKF.js";
+import "./cli-chunk-DLA34UAQ.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-QK25KWVL.js";
+} from "./cli-chunk-NS47AB2A.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -36,12 +36,12 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-B7NCXIFL.js";
+import "./cli-chunk-NWGZDKLW.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

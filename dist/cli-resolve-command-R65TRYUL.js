@@ -9,18 +9,18 @@ import {
   formatSplice,
   fragmentsBeside,
   loadGraphFile
-} from "./cli-chunk-QK25KWVL.js";
+} from "./cli-chunk-NS47AB2A.js";
 import {
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-B7NCXIFL.js";
+import "./cli-chunk-NWGZDKLW.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

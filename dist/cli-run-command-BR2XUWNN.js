@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-52S6UF37.js";
+} from "./cli-chunk-HFIGKCVN.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,34 +14,34 @@ import {
   CliLeg,
   planLines,
   withLocalProxy
-} from "./cli-chunk-IKK4SAS3.js";
+} from "./cli-chunk-TBPV77BO.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
 import {
   readGraphFile
 } from "./cli-chunk-GQCNBO4X.js";
-import "./cli-chunk-T6CC7XKF.js";
+import "./cli-chunk-DLA34UAQ.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   fragmentsBeside
-} from "./cli-chunk-QK25KWVL.js";
+} from "./cli-chunk-NS47AB2A.js";
 import {
   checkedRepository,
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-B7NCXIFL.js";
+import "./cli-chunk-NWGZDKLW.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -2,20 +2,20 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   chooseVerifyCommand
-} from "./cli-chunk-IKK4SAS3.js";
+} from "./cli-chunk-TBPV77BO.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   verifyCommandRunsNothing
-} from "./cli-chunk-QK25KWVL.js";
+} from "./cli-chunk-NS47AB2A.js";
 import {
   MAX_CYCLES,
   opt,
   parseFlags,
   readGoalLoop,
   readRepairAttempts
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 
 // src/run/request.ts
 var PLANNER_TIMEOUT_MS = 20 * 6e4;

@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-4GPF4DUD.js";
+} from "./cli-chunk-K4TETSBF.js";
 import {
   localModelCli,
   planAuto,
@@ -13,28 +13,28 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-IKK4SAS3.js";
+} from "./cli-chunk-TBPV77BO.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-T6CC7XKF.js";
+import "./cli-chunk-DLA34UAQ.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-QK25KWVL.js";
+} from "./cli-chunk-NS47AB2A.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-B7NCXIFL.js";
+import "./cli-chunk-NWGZDKLW.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

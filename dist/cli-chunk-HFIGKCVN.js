@@ -60,7 +60,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-IKK4SAS3.js";
+} from "./cli-chunk-TBPV77BO.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -79,7 +79,7 @@ import {
 } from "./cli-chunk-65TFX77S.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-T6CC7XKF.js";
+} from "./cli-chunk-DLA34UAQ.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -97,7 +97,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-QK25KWVL.js";
+} from "./cli-chunk-NS47AB2A.js";
 import {
   cliSecrets,
   clip,
@@ -115,7 +115,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,
@@ -145,7 +145,7 @@ import {
   runProcess,
   shareWithIdentity,
   trustedCommand
-} from "./cli-chunk-B7NCXIFL.js";
+} from "./cli-chunk-NWGZDKLW.js";
 import {
   createRedactor,
   unreachable

@@ -14,7 +14,7 @@ import {
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-T6CC7XKF.js";
+} from "./cli-chunk-DLA34UAQ.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -23,7 +23,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-QK25KWVL.js";
+} from "./cli-chunk-NS47AB2A.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -41,7 +41,7 @@ import {
   startKeyProxy,
   startingCommit,
   workTreeRoot
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -59,7 +59,7 @@ import {
   childEchoFence,
   gitStream,
   runProcess
-} from "./cli-chunk-B7NCXIFL.js";
+} from "./cli-chunk-NWGZDKLW.js";
 import {
   createRedactor,
   unreachable

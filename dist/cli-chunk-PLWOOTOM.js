@@ -18,7 +18,7 @@ import {
   onePositional,
   opt,
   parseFlags
-} from "./cli-chunk-SDC6Q56R.js";
+} from "./cli-chunk-RTO3OVXG.js";
 
 // src/local-run/saved-ledger.ts
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";

@@ -35293,7 +35293,7 @@ import { join as join9 } from "node:path";
 // src/evidence/seed-index.ts
 import { createHash as createHash2 } from "node:crypto";
 import { rmSync as rmSync2 } from "node:fs";
-import { copyFile, mkdtemp, readFile, rm, stat as stat2, utimes, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat as stat2, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join as join8 } from "node:path";
 var SEEDS_KEPT = 32;
@@ -35346,25 +35346,25 @@ function smudgeEntries(body, idLength, sinceSecond) {
 }
 var SeedIndexes = class {
   #dir = null;
-  #paths = /* @__PURE__ */ new Map();
+  #seeds = /* @__PURE__ */ new Map();
   #count = 0;
   /** The kept seed of `key`, or `null`. */
   get(key) {
-    const path2 = this.#paths.get(key);
-    if (path2 === void 0) return null;
-    this.#paths.delete(key);
-    this.#paths.set(key, path2);
-    return path2;
+    const seed = this.#seeds.get(key);
+    if (seed === void 0) return null;
+    this.#seeds.delete(key);
+    this.#seeds.set(key, seed);
+    return seed;
   }
   /**
    * Keeps `indexFile` (git-written by an `add -A` that began in second `readSince`) as `key`'s seed,
-   * smudged ({@link smudgedSince}), its mtime the original's. A seed that cannot be kept is no error: the
+   * smudged ({@link smudgedSince}). A seed that cannot be kept is no error: the
    * next tree starts from `HEAD` and reads every file.
    */
   async keep(key, indexFile, readSince) {
-    const previous = this.#paths.get(key);
-    this.#paths.delete(key);
-    if (previous !== void 0) await rm(previous, { force: true });
+    const previous = this.#seeds.get(key);
+    this.#seeds.delete(key);
+    if (previous !== void 0) await rm(previous.path, { force: true });
     try {
       const smudged = smudgedSince(await readFile(indexFile), readSince);
       if (smudged === null) return;
@@ -35374,17 +35374,20 @@ var SeedIndexes = class {
         process.once("exit", () => rmSync2(dir, { recursive: true, force: true }));
       }
       const written = await stat2(indexFile);
-      const next = join8(this.#dir, `seed-${++this.#count}`);
-      await writeFile(next, smudged, { mode: 384 });
-      await utimes(next, written.atime, written.mtime);
-      this.#paths.set(key, next);
-      while (this.#paths.size > SEEDS_KEPT) {
-        const [oldest, path2] = this.#paths.entries().next().value;
-        this.#paths.delete(oldest);
-        await rm(path2, { force: true });
+      const path2 = join8(this.#dir, `seed-${++this.#count}`);
+      await writeFile(path2, smudged, { mode: 384 });
+      this.#seeds.set(key, {
+        path: path2,
+        sha256: createHash2("sha256").update(smudged).digest("hex"),
+        mtimeMs: written.mtimeMs
+      });
+      while (this.#seeds.size > SEEDS_KEPT) {
+        const [oldest, seed] = this.#seeds.entries().next().value;
+        this.#seeds.delete(oldest);
+        await rm(seed.path, { force: true });
       }
     } catch {
-      this.#paths.delete(key);
+      this.#seeds.delete(key);
     }
   }
 };
@@ -35392,9 +35395,11 @@ var seedIndexes = new SeedIndexes();
 async function copySeed(seed, indexFile) {
   if (seed === null) return false;
   try {
-    const original = await stat2(seed);
-    await copyFile(seed, indexFile);
-    await utimes(indexFile, original.atime, new Date(original.mtimeMs - 1e3));
+    const bytes = await readFile(seed.path);
+    if (createHash2("sha256").update(bytes).digest("hex") !== seed.sha256) return false;
+    await writeFile(indexFile, bytes, { mode: 384 });
+    const backdated = new Date(seed.mtimeMs - 1e3);
+    await utimes(indexFile, backdated, backdated);
     return true;
   } catch {
     await rm(indexFile, { force: true });
@@ -35436,14 +35441,22 @@ async function workTreeRoot(dir, context = {}) {
     if (error63 instanceof NotAGitRepositoryError) throw error63;
     throw new NotAGitRepositoryError(dir, "the directory does not exist");
   }
+  let root;
   try {
-    return await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
+    root = await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
   } catch (error63) {
     if (error63 instanceof GitError && /not a git repository|must be run in a work tree/i.test(error63.detail)) {
       throw new NotAGitRepositoryError(dir, "git rev-parse --show-toplevel found none");
     }
     throw error63;
   }
+  if (!isInside(dir, root)) {
+    throw new NotAGitRepositoryError(
+      dir,
+      `git names ${root} as its work tree, which does not contain it: core.worktree points elsewhere`
+    );
+  }
+  return root;
 }
 async function headCommit(root, context) {
   try {
@@ -35469,6 +35482,19 @@ var STAT_TRUST_PINS = [
   "core.untrackedCache=false",
   "-c",
   "core.splitIndex=false",
+  // What `add -A` takes from the files: every path (no sparse patterns), the mode and link bits as they are,
+  // names as they are spelled, bytes as they are (no CRLF folding without an attribute; attribute
+  // conversions are the gap check's: evidence-gaps.ts).
+  "-c",
+  "core.sparseCheckout=false",
+  "-c",
+  "core.fileMode=true",
+  "-c",
+  "core.symlinks=true",
+  "-c",
+  "core.ignoreCase=false",
+  "-c",
+  "core.autocrlf=false",
   // A seed is kept only in a form seed-index.ts reads (`feature.manyFiles` would ask for version 4 and no
   // checksum).
   "-c",
@@ -51325,7 +51351,7 @@ function resumeHintMarkdown(input2) {
 
 // src/proc/trusted-git-dir.ts
 import { realpathSync as realpathSync8 } from "node:fs";
-import { copyFile as copyFile2, cp as cp2, lstat as lstat6, mkdir as mkdir2, mkdtemp as mkdtemp5, readFile as readFile6, rm as rm6, writeFile as writeFile3 } from "node:fs/promises";
+import { copyFile, cp as cp2, lstat as lstat6, mkdir as mkdir2, mkdtemp as mkdtemp5, readFile as readFile6, rm as rm6, writeFile as writeFile3 } from "node:fs/promises";
 import { isAbsolute as isAbsolute10, join as join30 } from "node:path";
 var TrustedGitDirError = class extends Error {
   constructor(parent, detail) {
@@ -51379,7 +51405,7 @@ async function copyObjects(o) {
   const kept = (await readFile6(alternates, "utf8").catch(() => "")).split("\n").filter((line2) => isAbsolute10(line2) && !isInside(line2, o.workTree));
   if (kept.length > 0) await writeFile3(join30(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
 `);
-  if (o.shallow !== null) await copyFile2(o.shallow, join30(o.into, "shallow")).catch(() => void 0);
+  if (o.shallow !== null) await copyFile(o.shallow, join30(o.into, "shallow")).catch(() => void 0);
 }
 var MAX_EXCLUDE_BYTES = 1024 * 1024;
 async function copyExclude(exclude, gitDir) {
@@ -51387,7 +51413,7 @@ async function copyExclude(exclude, gitDir) {
   const stats = await lstat6(exclude).catch(() => null);
   if (stats === null || !stats.isFile() || stats.size > MAX_EXCLUDE_BYTES) return;
   await mkdir2(join30(gitDir, "info"), { recursive: true });
-  await copyFile2(exclude, join30(gitDir, "info", "exclude"));
+  await copyFile(exclude, join30(gitDir, "info", "exclude"));
 }
 async function makeTrustedGitDir(o) {
   if (currentTrustedGit() !== null)
@@ -51437,7 +51463,7 @@ async function makeTrustedGitDir(o) {
     let seeded = false;
     if (indexPath !== null && isAbsolute10(indexPath)) {
       try {
-        await copyFile2(indexPath, index);
+        await copyFile(indexPath, index);
         await git(
           [
             ...inTrusted,
@@ -52649,7 +52675,7 @@ async function eventCheckoutProblem(o) {
 }
 
 // src/proc/git-push.ts
-import { copyFile as copyFile3, mkdtemp as mkdtemp6, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
+import { copyFile as copyFile2, mkdtemp as mkdtemp6, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join36 } from "node:path";
 var TRACE_VARIABLES = /^GIT_(TRACE|CURL_VERBOSE|REDACT_COOKIES)/i;
 function credentialConfig(credential) {
@@ -52730,7 +52756,7 @@ async function pushCommit(o) {
     await git(["init", "--quiet", "--bare", dir], { cwd: dir, ...context, set: isolated });
     await writeFile4(join36(dir, "objects", "info", "alternates"), `${objects}
 `);
-    await copyFile3(join36(commonDir, "shallow"), join36(dir, "shallow")).catch(() => void 0);
+    await copyFile2(join36(commonDir, "shallow"), join36(dir, "shallow")).catch(() => void 0);
     await git(["config", "core.hooksPath", "/dev/null"], { cwd: dir, ...context, set: isolated });
     const ref = `refs/heads/${o.branch}`;
     const args = [
@@ -54287,13 +54313,13 @@ async function postLedger(o, reporter, found, about) {
   const ledger = agreedWithRun(found.ledger, about.upstream);
   const appendix = reportedLedgerAppendix({ provenance, artifact, postedBy: "`mode: report`" });
   const conclusion2 = ledger.conclusion;
-  const fence = new CommandFence((t) => void process.stdout.write(t), true);
-  for (const line2 of renderLedgerText(ledger).split("\n")) fence.line(line2);
+  const redact = createRedactor(o.secrets).text;
+  const fence = new CommandFence((t) => runner2.write(t), true);
+  for (const line2 of redact(renderLedgerText(ledger)).split("\n")) fence.line(line2);
   fence.close();
   runner2.setOutput("run-id", ledger.runId);
   runner2.setOutput("ledger-path", found.path);
   if (ledger.evidenceTree) runner2.setOutput("evidence-tree", ledger.evidenceTree);
-  const redact = createRedactor(o.secrets).text;
   const markdown = `${renderLedgerMarkdown(ledger)}
 ${appendix}
 `;
