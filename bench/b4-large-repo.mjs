@@ -112,5 +112,5 @@ try {
     atGoal: treeFirst / firstAlone <= 1.2,
   });
 } finally {
-  rmSync(scratch, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
 }

@@ -8,8 +8,7 @@
  * the run said "verified on this commit" (found 2026-12-06; so since the tree was first seeded from the
  * repository's index). So an evidence tree never starts from that index: it starts from `HEAD`'s entries
  * (no stat data: every file is read once) or from the index of the last tree the engine took of the same
- * work tree, kept here, in a folder of this process (mode 0700, removed when the process exits), and used
- * only while its bytes have the digest this process holds in memory.
+ * work tree, kept here, in this process's memory.
  *
  * Git compares times to the second (it is built without nanosecond times here), and an mtime can be set
  * by anyone who can write the file: an edit made in the same second as the file's previous change, with
@@ -19,13 +18,12 @@
  * to 0, so the next tree reads that file again.
  */
 import { createHash } from "node:crypto";
-import { rmSync } from "node:fs";
-import { mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 
-/** How many work trees' seeds {@link SeedIndexes} keeps (a long-lived bot runs many checkouts). */
+/** How many work trees' seeds {@link SeedIndexes} keeps (a long-lived process may take many checkouts). */
 const SEEDS_KEPT = 32;
+/** How many bytes of seeds it keeps in all: about 100 bytes an entry, so a 100 000-file tree's is ~10 MB. */
+const SEED_BYTES_KEPT = 256 * 1024 * 1024;
 
 /** ctime, mtime (8 bytes each), dev, ino, mode, uid, gid, size (4 bytes each): before the object id. */
 const STAT_BYTES = 40;
@@ -94,27 +92,22 @@ function smudgeEntries(body: Buffer, idLength: number, sinceSecond: number): boo
   return at === body.length;
 }
 
-/**
- * A kept seed: its file, and — held in this process's memory — the sha256 of the bytes written there and
- * the mtime (ms) of the index git wrote them from.
- */
+/** A kept seed: the index's bytes (smudged) and the mtime (ms) of the index git wrote them from. */
 interface KeptSeed {
-  readonly path: string;
-  readonly sha256: string;
+  readonly bytes: Buffer;
   readonly mtimeMs: number;
 }
 
 /**
  * The seeds, by key (the trusted git directory, if any, and the work tree's top directory), most recently
- * used last. The folder is 0700, but where pull-request code runs as the engine's own user (the CLI, the
- * action without `isolate-user`) it can write there too: a seed is used only when its bytes still have the
- * digest this process kept in memory when it wrote them (found by an attack on this change: an "assume
- * unchanged" bit set in a kept seed made the next tree name the committed blob).
+ * used last, in this process's memory: no file of them exists for pull-request code running as the
+ * engine's own user (the CLI, the action without `isolate-user`) to rewrite. (A first version kept them in
+ * a 0700 folder; an attack on it set "assume unchanged" in a kept seed, and the next tree named the
+ * committed blob.) At most {@link SEEDS_KEPT} seeds and {@link SEED_BYTES_KEPT} bytes are kept.
  */
 class SeedIndexes {
-  #dir: string | null = null;
   readonly #seeds = new Map<string, KeptSeed>();
-  #count = 0;
+  #bytes = 0;
 
   /** The kept seed of `key`, or `null`. */
   get(key: string): KeptSeed | null {
@@ -127,37 +120,30 @@ class SeedIndexes {
 
   /**
    * Keeps `indexFile` (git-written by an `add -A` that began in second `readSince`) as `key`'s seed,
-   * smudged ({@link smudgedSince}). A seed that cannot be kept is no error: the
-   * next tree starts from `HEAD` and reads every file.
+   * smudged ({@link smudgedSince}). A seed that cannot be kept is no error: the next tree starts from
+   * `HEAD` and reads every file.
    */
   async keep(key: string, indexFile: string, readSince: number): Promise<void> {
-    const previous = this.#seeds.get(key);
-    this.#seeds.delete(key);
-    if (previous !== undefined) await rm(previous.path, { force: true });
+    this.#drop(key);
     try {
-      const smudged = smudgedSince(await readFile(indexFile), readSince);
-      if (smudged === null) return;
-      if (this.#dir === null) {
-        this.#dir = await mkdtemp(join(tmpdir(), "evidence-gate-seeds-"));
-        const dir = this.#dir;
-        process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-      }
-      const written = await stat(indexFile);
-      const path = join(this.#dir, `seed-${++this.#count}`);
-      await writeFile(path, smudged, { mode: 0o600 });
-      this.#seeds.set(key, {
-        path,
-        sha256: createHash("sha256").update(smudged).digest("hex"),
-        mtimeMs: written.mtimeMs,
-      });
-      while (this.#seeds.size > SEEDS_KEPT) {
-        const [oldest, seed] = this.#seeds.entries().next().value as [string, KeptSeed];
-        this.#seeds.delete(oldest);
-        await rm(seed.path, { force: true });
+      const [bytes, written] = await Promise.all([readFile(indexFile), stat(indexFile)]);
+      const smudged = smudgedSince(bytes, readSince);
+      if (smudged === null || smudged.length > SEED_BYTES_KEPT) return;
+      this.#seeds.set(key, { bytes: smudged, mtimeMs: written.mtimeMs });
+      this.#bytes += smudged.length;
+      while (this.#seeds.size > SEEDS_KEPT || this.#bytes > SEED_BYTES_KEPT) {
+        this.#drop(this.#seeds.keys().next().value as string);
       }
     } catch {
-      this.#seeds.delete(key);
+      this.#drop(key);
     }
+  }
+
+  #drop(key: string): void {
+    const seed = this.#seeds.get(key);
+    if (seed === undefined) return;
+    this.#seeds.delete(key);
+    this.#bytes -= seed.bytes.length;
   }
 }
 
@@ -165,20 +151,18 @@ class SeedIndexes {
 export const seedIndexes = new SeedIndexes();
 
 /**
- * Copies a kept seed to `indexFile` when its bytes are still the ones this process wrote, and backdates the
- * copy by a second. Git trusts an entry's stat data only when the entry is older than the index file itself
- * (the "racy-clean" rule, Documentation/technical/racy-git.txt); a copy with a fresh mtime would make a
- * same-size edit made in the same second as the seed's write look clean. Backdated, every entry git would
- * re-check on the original is re-checked on the copy.
+ * Writes a kept seed to `indexFile` and dates it a second before the index it was kept from. Git trusts an
+ * entry's stat data only when the entry is older than the index file itself (the "racy-clean" rule,
+ * Documentation/technical/racy-git.txt); a file with a fresh mtime would make a same-size edit made in the
+ * same second as the seed's write look clean. Backdated, every entry git would re-check on the original is
+ * re-checked on the copy.
  *
- * @returns false when there is no seed, or it was changed since it was kept (the caller starts from `HEAD`).
+ * @returns false when there is no seed (the caller starts from `HEAD`).
  */
 export async function copySeed(seed: KeptSeed | null, indexFile: string): Promise<boolean> {
   if (seed === null) return false;
   try {
-    const bytes = await readFile(seed.path);
-    if (createHash("sha256").update(bytes).digest("hex") !== seed.sha256) return false;
-    await writeFile(indexFile, bytes, { mode: 0o600 });
+    await writeFile(indexFile, seed.bytes, { mode: 0o600 });
     const backdated = new Date(seed.mtimeMs - 1000);
     await utimes(indexFile, backdated, backdated);
     return true;
