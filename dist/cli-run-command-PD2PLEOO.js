@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-HFIGKCVN.js";
+} from "./cli-chunk-OCQCSOR3.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,27 +14,27 @@ import {
   CliLeg,
   planLines,
   withLocalProxy
-} from "./cli-chunk-TBPV77BO.js";
+} from "./cli-chunk-5WODF6FO.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
 import {
   readGraphFile
 } from "./cli-chunk-GQCNBO4X.js";
-import "./cli-chunk-DLA34UAQ.js";
+import "./cli-chunk-XKGGJSD4.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   fragmentsBeside
-} from "./cli-chunk-NS47AB2A.js";
+} from "./cli-chunk-3ZYBTCOM.js";
 import {
   checkedRepository,
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit
-} from "./cli-chunk-RTO3OVXG.js";
+} from "./cli-chunk-E74DTTA6.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

@@ -60,7 +60,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-TBPV77BO.js";
+} from "./cli-chunk-5WODF6FO.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -79,7 +79,7 @@ import {
 } from "./cli-chunk-65TFX77S.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-DLA34UAQ.js";
+} from "./cli-chunk-XKGGJSD4.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -97,7 +97,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-NS47AB2A.js";
+} from "./cli-chunk-3ZYBTCOM.js";
 import {
   cliSecrets,
   clip,
@@ -115,7 +115,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-RTO3OVXG.js";
+} from "./cli-chunk-E74DTTA6.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,

@@ -5,7 +5,7 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-PLWOOTOM.js";
+} from "./cli-chunk-Q6N44S5Q.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-PWLUMNAY.js";
@@ -14,7 +14,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-RTO3OVXG.js";
+} from "./cli-chunk-E74DTTA6.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

@@ -4,11 +4,11 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-K4TETSBF.js";
+} from "./cli-chunk-ST4GK6RL.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-HFIGKCVN.js";
+} from "./cli-chunk-OCQCSOR3.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -20,16 +20,16 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-TBPV77BO.js";
+} from "./cli-chunk-5WODF6FO.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-DLA34UAQ.js";
-import "./cli-chunk-NS47AB2A.js";
+import "./cli-chunk-XKGGJSD4.js";
+import "./cli-chunk-3ZYBTCOM.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-RTO3OVXG.js";
+} from "./cli-chunk-E74DTTA6.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

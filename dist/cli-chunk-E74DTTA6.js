@@ -1154,7 +1154,7 @@ function cliModelCredentials(env, runtime) {
 }
 
 // src/local-run/local-setup.ts
-import { join as join6, resolve as resolve3 } from "node:path";
+import { join as join5, resolve as resolve3 } from "node:path";
 
 // src/local-run/local-repository.ts
 import { existsSync as existsSync2, realpathSync as realpathSync2, statSync } from "node:fs";
@@ -1222,17 +1222,15 @@ function inside(root, path) {
 }
 
 // src/evidence/evidence-tree.ts
-import { mkdtemp as mkdtemp2, rm as rm2, stat as stat2 } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
-import { join as join5 } from "node:path";
+import { mkdtemp, rm as rm2, stat as stat2 } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join as join4 } from "node:path";
 
 // src/evidence/seed-index.ts
 import { createHash } from "node:crypto";
-import { rmSync } from "node:fs";
-import { mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join as join4 } from "node:path";
+import { readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 var SEEDS_KEPT = 32;
+var SEED_BYTES_KEPT = 256 * 1024 * 1024;
 var STAT_BYTES = 40;
 var CTIME_SECONDS_AT = 0;
 var SIZE_AT = 36;
@@ -1281,9 +1279,8 @@ function smudgeEntries(body, idLength, sinceSecond) {
   return at === body.length;
 }
 var SeedIndexes = class {
-  #dir = null;
   #seeds = /* @__PURE__ */ new Map();
-  #count = 0;
+  #bytes = 0;
   /** The kept seed of `key`, or `null`. */
   get(key) {
     const seed = this.#seeds.get(key);
@@ -1294,46 +1291,36 @@ var SeedIndexes = class {
   }
   /**
    * Keeps `indexFile` (git-written by an `add -A` that began in second `readSince`) as `key`'s seed,
-   * smudged ({@link smudgedSince}). A seed that cannot be kept is no error: the
-   * next tree starts from `HEAD` and reads every file.
+   * smudged ({@link smudgedSince}). A seed that cannot be kept is no error: the next tree starts from
+   * `HEAD` and reads every file.
    */
   async keep(key, indexFile, readSince) {
-    const previous = this.#seeds.get(key);
-    this.#seeds.delete(key);
-    if (previous !== void 0) await rm(previous.path, { force: true });
+    this.#drop(key);
     try {
-      const smudged = smudgedSince(await readFile(indexFile), readSince);
-      if (smudged === null) return;
-      if (this.#dir === null) {
-        this.#dir = await mkdtemp(join4(tmpdir(), "evidence-gate-seeds-"));
-        const dir = this.#dir;
-        process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-      }
-      const written = await stat(indexFile);
-      const path = join4(this.#dir, `seed-${++this.#count}`);
-      await writeFile(path, smudged, { mode: 384 });
-      this.#seeds.set(key, {
-        path,
-        sha256: createHash("sha256").update(smudged).digest("hex"),
-        mtimeMs: written.mtimeMs
-      });
-      while (this.#seeds.size > SEEDS_KEPT) {
-        const [oldest, seed] = this.#seeds.entries().next().value;
-        this.#seeds.delete(oldest);
-        await rm(seed.path, { force: true });
+      const [bytes, written] = await Promise.all([readFile(indexFile), stat(indexFile)]);
+      const smudged = smudgedSince(bytes, readSince);
+      if (smudged === null || smudged.length > SEED_BYTES_KEPT) return;
+      this.#seeds.set(key, { bytes: smudged, mtimeMs: written.mtimeMs });
+      this.#bytes += smudged.length;
+      while (this.#seeds.size > SEEDS_KEPT || this.#bytes > SEED_BYTES_KEPT) {
+        this.#drop(this.#seeds.keys().next().value);
       }
     } catch {
-      this.#seeds.delete(key);
+      this.#drop(key);
     }
+  }
+  #drop(key) {
+    const seed = this.#seeds.get(key);
+    if (seed === void 0) return;
+    this.#seeds.delete(key);
+    this.#bytes -= seed.bytes.length;
   }
 };
 var seedIndexes = new SeedIndexes();
 async function copySeed(seed, indexFile) {
   if (seed === null) return false;
   try {
-    const bytes = await readFile(seed.path);
-    if (createHash("sha256").update(bytes).digest("hex") !== seed.sha256) return false;
-    await writeFile(indexFile, bytes, { mode: 384 });
+    await writeFile(indexFile, seed.bytes, { mode: 384 });
     const backdated = new Date(seed.mtimeMs - 1e3);
     await utimes(indexFile, backdated, backdated);
     return true;
@@ -1440,8 +1427,8 @@ var STAT_TRUST_PINS = [
 ];
 async function withWorkingTreeIndex(repoDir, context, task) {
   const root = await workTreeRoot(repoDir, context);
-  const tempDir = await mkdtemp2(join5(tmpdir2(), "evidence-gate-index-"));
-  const indexFile = join5(tempDir, "index");
+  const tempDir = await mkdtemp(join4(tmpdir(), "evidence-gate-index-"));
+  const indexFile = join4(tempDir, "index");
   try {
     const readSince = Math.floor(Date.now() / 1e3) - 1;
     const seedKey = `${currentTrustedGit()?.gitDir ?? ""}\0${root}`;
@@ -1561,7 +1548,7 @@ evidence-gate ${command}: `)}
   return EXIT.usage;
 }
 function runsDirFor(repoDir, runsDir, cwd) {
-  return runsDir !== void 0 ? resolve3(cwd, runsDir) : join6(repoDir, ".evidence-gate", "runs");
+  return runsDir !== void 0 ? resolve3(cwd, runsDir) : join5(repoDir, ".evidence-gate", "runs");
 }
 async function savedRunsDir(io, repo, runsDir) {
   if (runsDir !== void 0) return resolve3(io.cwd, runsDir);

@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-NS47AB2A.js";
+} from "./cli-chunk-3ZYBTCOM.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-HFIGKCVN.js";
+} from "./cli-chunk-OCQCSOR3.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,7 +14,7 @@ import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-TBPV77BO.js";
+} from "./cli-chunk-5WODF6FO.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
@@ -22,11 +22,11 @@ import {
   isLocalAccountName,
   localApprover
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-DLA34UAQ.js";
+import "./cli-chunk-XKGGJSD4.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-NS47AB2A.js";
+} from "./cli-chunk-3ZYBTCOM.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -36,7 +36,7 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-RTO3OVXG.js";
+} from "./cli-chunk-E74DTTA6.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

@@ -4,7 +4,7 @@ import {
   REPORT_COMMAND_USAGE,
   parseReportFlags,
   readSavedLedger
-} from "./cli-chunk-PLWOOTOM.js";
+} from "./cli-chunk-Q6N44S5Q.js";
 import "./cli-chunk-5KWKE5IC.js";
 import {
   CheckRunClient,
@@ -22,7 +22,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-RTO3OVXG.js";
+} from "./cli-chunk-E74DTTA6.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

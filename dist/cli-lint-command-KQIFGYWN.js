@@ -14,7 +14,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-DLA34UAQ.js";
+} from "./cli-chunk-XKGGJSD4.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -27,14 +27,14 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-NS47AB2A.js";
+} from "./cli-chunk-3ZYBTCOM.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-RTO3OVXG.js";
+} from "./cli-chunk-E74DTTA6.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-HFIGKCVN.js";
+} from "./cli-chunk-OCQCSOR3.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,13 +14,13 @@ import {
   CliLeg,
   chooseVerifyCommand,
   emptyVerifyCommandProblem
-} from "./cli-chunk-TBPV77BO.js";
+} from "./cli-chunk-5WODF6FO.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-DLA34UAQ.js";
+import "./cli-chunk-XKGGJSD4.js";
 import {
   REPORT,
   RUN_TIMEOUT,
@@ -28,14 +28,14 @@ import {
   VERIFY_REPEAT,
   VERIFY_TIMEOUT,
   readVerifyEnv
-} from "./cli-chunk-NS47AB2A.js";
+} from "./cli-chunk-3ZYBTCOM.js";
 import {
   checkedRepository,
   opt,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-RTO3OVXG.js";
+} from "./cli-chunk-E74DTTA6.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
