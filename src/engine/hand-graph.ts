@@ -3,10 +3,12 @@
  * loads (every issue, or nothing runs), it declares nothing this version would not keep, the runtime
  * options fit, the subagents it names are read from the trusted tree and widen no node's tools, every `{{ inputs.NAME }}` it uses was given, and a `--concurrency` override is in range.
  */
+
+import { cwdIssues } from "../graph/cwd-rules.js";
 import type { Graph } from "../graph/graph.js";
 import { formatIssue, type GraphIssue } from "../graph/issue.js";
 import { type FragmentSource, formatSplice, loadGraphFile, loadGraphText } from "../graph/load.js";
-import { placeholdersIn } from "../graph/placeholders.js";
+import { interpolate, placeholdersIn } from "../graph/placeholders.js";
 import type { AgentSource } from "../policy/agent-definition.js";
 import type { Runtime } from "../policy/disclosure.js";
 import { type GraphAgents, resolveGraphAgents } from "./hand-agents.js";
@@ -90,6 +92,13 @@ export async function loadHandWrittenGraph(o: HandGraphOptions): Promise<HandGra
       message: `${o.graphSource} uses ${missing.map((n) => `{{ inputs.${n} }}`).join(", ")} but no value was given: pass ${missing.map((n) => `--input ${n}=VALUE`).join(" ")} (action: input \`inputs\`). Nothing was run.`,
     };
   }
+  const placement = inputFilledCwdIssues(graph, o.inputs);
+  if (placement.length > 0) {
+    return {
+      kind: "usage_error",
+      message: `${o.graphSource}, with the inputs given:\n${placement.map(formatIssue).join("\n")}\nNothing was run.`,
+    };
+  }
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
   const fragments = "splices" in loaded ? loaded.splices.map(formatSplice) : [];
@@ -109,6 +118,42 @@ function worktreeRefusal(graph: Graph, source: string, configSwapped: boolean): 
   if (withWorktree.length === 0) return null;
   const one = withWorktree.length === 1;
   return `${source}: node${one ? "" : "s"} ${withWorktree.join(", ")} declare${one ? "s" : ""} worktree, which this version does not run in a pull request's check: a managed worktree is a fresh checkout of the pull request's commit, holding the pull request's own agent configuration (.claude/, CLAUDE.md, .mcp.json, AGENTS.md), which the action keeps from the model by putting the base branch's in its place in the main checkout only. Remove worktree (or run the graph locally with the CLI). Nothing was run.`;
+}
+
+/**
+ * `lint`'s `cwd` errors (`cwd-rules.ts`: absolute, or climbing out of the working directory) for the `cwd`
+ * and `success_check.verify.cwd` fields that only `{{ inputs.NAME }}` placeholders fill, filled with the
+ * inputs given: lint cannot judge them, and the run would otherwise fail such a node only once it is
+ * reached, after the nodes before it were paid for. A field with an artifact or feedback placeholder is
+ * still judged when the node runs.
+ */
+function inputFilledCwdIssues(graph: Graph, inputs: Readonly<Record<string, string>>): GraphIssue[] {
+  const filled = (field: string | null | undefined): string | null => {
+    if (field === null || field === undefined || field === "") return null;
+    const refs = placeholdersIn(field);
+    if (refs.length === 0 || refs.some((r) => r.namespace !== "inputs" || r.problem !== null)) return field;
+    const result = interpolate(field, {
+      inputs,
+      artifactPath: () => undefined,
+      readArtifact: () => undefined,
+      feedback: () => undefined,
+    });
+    return result.ok ? result.text : field;
+  };
+  const templated = graph.nodes.filter(
+    (n) =>
+      placeholdersIn(n.cwd ?? "").length > 0 || placeholdersIn(n.success_check.verify?.cwd ?? "").length > 0,
+  );
+  if (templated.length === 0) return [];
+  return cwdIssues(
+    templated.map((node) => ({
+      index: graph.nodes.indexOf(node),
+      id: node.id,
+      gate: node.type === "gate",
+      cwd: filled(node.cwd),
+      verifyCwd: filled(node.success_check.verify?.cwd),
+    })),
+  );
 }
 
 /** `{{ inputs.NAME }}` names used anywhere in the graph (prompt, cwd, verify command and cwd) and not given. */
