@@ -8,7 +8,7 @@ import {
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-OCQCSOR3.js";
+} from "./cli-chunk-G2IKBTDN.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -24,6 +24,7 @@ import {
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
+import "./cli-chunk-RRDER3MC.js";
 import "./cli-chunk-XKGGJSD4.js";
 import "./cli-chunk-3ZYBTCOM.js";
 import {

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-OCQCSOR3.js";
+} from "./cli-chunk-G2IKBTDN.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -20,6 +20,7 @@ import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
 } from "./cli-chunk-65TFX77S.js";
+import "./cli-chunk-RRDER3MC.js";
 import "./cli-chunk-XKGGJSD4.js";
 import {
   REPORT,

@@ -48492,6 +48492,76 @@ function agentsAtCommit(repoDir, options3 = {}) {
   };
 }
 
+// src/graph/cwd-rules.ts
+import { posix as posix6, win32 } from "node:path";
+function placedNodesOf(data) {
+  const nodes = isRecord5(data) ? data.nodes : void 0;
+  if (!Array.isArray(nodes)) return [];
+  return nodes.flatMap((node3, index) => {
+    if (!isRecord5(node3)) return [];
+    const check2 = isRecord5(node3.success_check) ? node3.success_check : {};
+    const verify = isRecord5(check2.verify) ? check2.verify : {};
+    return [
+      {
+        index,
+        id: typeof node3.id === "string" ? node3.id : "",
+        gate: node3.type === "gate",
+        cwd: nonEmptyText(node3.cwd),
+        verifyCwd: nonEmptyText(verify.cwd)
+      }
+    ];
+  });
+}
+function cwdIssues(nodes) {
+  const issues = [];
+  for (const node3 of nodes) {
+    if (node3.gate) continue;
+    const report = (reason) => {
+      issues.push(nodeIssue(node3, node3.index, reason));
+    };
+    const { cwd, verifyCwd } = node3;
+    const cwdTemplated = cwd?.includes("{{") === true;
+    let cwdOutside = false;
+    if (cwd !== null && !cwdTemplated) {
+      const problem2 = placementProblem("cwd", cwd, cwd);
+      if (problem2 !== null) {
+        report(problem2);
+        cwdOutside = true;
+      }
+    }
+    if (verifyCwd === null || verifyCwd.includes("{{")) continue;
+    const absolute = isAbsolutePath(verifyCwd);
+    if (!absolute && (cwdTemplated || cwdOutside)) continue;
+    const base = absolute || cwd === null ? null : cwd;
+    const problem = placementProblem(
+      "success_check.verify.cwd",
+      verifyCwd,
+      base === null ? verifyCwd : posix6.join(base, verifyCwd),
+      base
+    );
+    if (problem !== null) report(problem);
+  }
+  return issues;
+}
+function isAbsolutePath(path2) {
+  return posix6.isAbsolute(path2) || win32.isAbsolute(path2);
+}
+function placementProblem(field, written, joined, base = null) {
+  const refused = 'the run fails the node with "\u2026 is outside the repository"';
+  if (isAbsolutePath(written)) {
+    return `${field} ${JSON.stringify(written)} is an absolute path; write it relative to the run's working directory \u2014 a node works inside the repository (${refused} otherwise), and an absolute path ties the graph to one machine's folders`;
+  }
+  const normal = posix6.normalize(joined);
+  if (normal !== ".." && !normal.startsWith("../")) return null;
+  return `${field} ${JSON.stringify(written)} climbs out of the run's working directory (${base === null ? "" : `joined to the node's cwd ${JSON.stringify(base)}, `}it resolves to ${JSON.stringify(normal)}) \u2014 a node works inside the repository, and ${refused}; name a folder inside the working directory`;
+}
+function nonEmptyText(value) {
+  return typeof value === "string" && value !== "" ? value : null;
+}
+function isRecord5(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 // src/engine/hand-graph.ts
 async function loadHandWrittenGraph(o) {
   const ceiling = o.verifyTimeoutCeilingMs !== void 0 ? { verifyTimeoutCeilingMs: o.verifyTimeoutCeilingMs } : {};
@@ -48517,6 +48587,15 @@ ${loaded.issues.map(formatIssue).join("\n")}`
       message: `${o.graphSource} uses ${missing.map((n) => `{{ inputs.${n} }}`).join(", ")} but no value was given: pass ${missing.map((n) => `--input ${n}=VALUE`).join(" ")} (action: input \`inputs\`). Nothing was run.`
     };
   }
+  const placement = inputFilledCwdIssues(graph, o.inputs);
+  if (placement.length > 0) {
+    return {
+      kind: "usage_error",
+      message: `${o.graphSource}, with the inputs given:
+${placement.map(formatIssue).join("\n")}
+Nothing was run.`
+    };
+  }
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
   const fragments = "splices" in loaded ? loaded.splices.map(formatSplice) : [];
@@ -48528,6 +48607,33 @@ function worktreeRefusal(graph, source, configSwapped) {
   if (withWorktree2.length === 0) return null;
   const one = withWorktree2.length === 1;
   return `${source}: node${one ? "" : "s"} ${withWorktree2.join(", ")} declare${one ? "s" : ""} worktree, which this version does not run in a pull request's check: a managed worktree is a fresh checkout of the pull request's commit, holding the pull request's own agent configuration (.claude/, CLAUDE.md, .mcp.json, AGENTS.md), which the action keeps from the model by putting the base branch's in its place in the main checkout only. Remove worktree (or run the graph locally with the CLI). Nothing was run.`;
+}
+function inputFilledCwdIssues(graph, inputs) {
+  const filled = (field) => {
+    if (field === null || field === void 0 || field === "") return null;
+    const refs = placeholdersIn(field);
+    if (refs.length === 0 || refs.some((r) => r.namespace !== "inputs" || r.problem !== null)) return field;
+    const result = interpolate(field, {
+      inputs,
+      artifactPath: () => void 0,
+      readArtifact: () => void 0,
+      feedback: () => void 0
+    });
+    return result.ok ? result.text : field;
+  };
+  const templated = graph.nodes.filter(
+    (n) => placeholdersIn(n.cwd ?? "").length > 0 || placeholdersIn(n.success_check.verify?.cwd ?? "").length > 0
+  );
+  if (templated.length === 0) return [];
+  return cwdIssues(
+    templated.map((node3) => ({
+      index: graph.nodes.indexOf(node3),
+      id: node3.id,
+      gate: node3.type === "gate",
+      cwd: filled(node3.cwd),
+      verifyCwd: filled(node3.success_check.verify?.cwd)
+    }))
+  );
 }
 function missingInputs(graph, inputs) {
   const missing = /* @__PURE__ */ new Set();
@@ -53362,7 +53468,7 @@ async function runAutoLeg(run2, goal, proxy) {
 
 // src/github/run-provenance.ts
 var import_yaml4 = __toESM(require_dist(), 1);
-import { posix as posix6 } from "node:path";
+import { posix as posix7 } from "node:path";
 var PULL_REQUEST_FILES_CAP = 3e3;
 var MAX_DEFINITION_FILES = 32;
 var Unknown = class extends Error {
@@ -53560,7 +53666,7 @@ function localUses(text2, file2) {
     if (typeof node3 !== "object" || node3 === null) return;
     for (const [key, value] of Object.entries(node3)) {
       if (key === "uses" && typeof value === "string" && value.trim().startsWith("./")) {
-        const path2 = posix6.normalize(value.trim().replace(/@.*$/, "")).replace(/\/+$/, "");
+        const path2 = posix7.normalize(value.trim().replace(/@.*$/, "")).replace(/\/+$/, "");
         if (path2 === ".." || path2.startsWith("../")) {
           throw new Unknown(`the base's ${file2} uses ${JSON.stringify(value)}, outside the repository`);
         }
@@ -54741,7 +54847,7 @@ function readVerifyRepeat(text2, label, errors) {
 }
 
 // src/graph/graph-path.ts
-import { posix as posix7 } from "node:path";
+import { posix as posix8 } from "node:path";
 function normaliseGraphPath(path2) {
   const refuse2 = (problem) => ({ ok: false, problem });
   if (/[\u0000-\u001f\u007f]/.test(path2)) return refuse2("a path holds no control characters");
@@ -54749,7 +54855,7 @@ function normaliseGraphPath(path2) {
   if (path2.startsWith("/") || /^[A-Za-z]:/.test(path2)) {
     return refuse2("give the path relative to the repository root, e.g. .github/evidence-gate/review.yml");
   }
-  const normal = posix7.normalize(path2);
+  const normal = posix8.normalize(path2);
   if (normal === ".." || normal.startsWith("../")) {
     return refuse2("the path leads out of the repository: give a file inside it");
   }
@@ -55221,76 +55327,6 @@ function readTestReports(value, errors) {
 
 // src/action/lint-mode.ts
 import { resolve as resolve14 } from "node:path";
-
-// src/graph/cwd-rules.ts
-import { posix as posix8, win32 } from "node:path";
-function placedNodesOf(data) {
-  const nodes = isRecord5(data) ? data.nodes : void 0;
-  if (!Array.isArray(nodes)) return [];
-  return nodes.flatMap((node3, index) => {
-    if (!isRecord5(node3)) return [];
-    const check2 = isRecord5(node3.success_check) ? node3.success_check : {};
-    const verify = isRecord5(check2.verify) ? check2.verify : {};
-    return [
-      {
-        index,
-        id: typeof node3.id === "string" ? node3.id : "",
-        gate: node3.type === "gate",
-        cwd: nonEmptyText(node3.cwd),
-        verifyCwd: nonEmptyText(verify.cwd)
-      }
-    ];
-  });
-}
-function cwdIssues(nodes) {
-  const issues = [];
-  for (const node3 of nodes) {
-    if (node3.gate) continue;
-    const report = (reason) => {
-      issues.push(nodeIssue(node3, node3.index, reason));
-    };
-    const { cwd, verifyCwd } = node3;
-    const cwdTemplated = cwd?.includes("{{") === true;
-    let cwdOutside = false;
-    if (cwd !== null && !cwdTemplated) {
-      const problem2 = placementProblem("cwd", cwd, cwd);
-      if (problem2 !== null) {
-        report(problem2);
-        cwdOutside = true;
-      }
-    }
-    if (verifyCwd === null || verifyCwd.includes("{{")) continue;
-    const absolute = isAbsolutePath(verifyCwd);
-    if (!absolute && (cwdTemplated || cwdOutside)) continue;
-    const base = absolute || cwd === null ? null : cwd;
-    const problem = placementProblem(
-      "success_check.verify.cwd",
-      verifyCwd,
-      base === null ? verifyCwd : posix8.join(base, verifyCwd),
-      base
-    );
-    if (problem !== null) report(problem);
-  }
-  return issues;
-}
-function isAbsolutePath(path2) {
-  return posix8.isAbsolute(path2) || win32.isAbsolute(path2);
-}
-function placementProblem(field, written, joined, base = null) {
-  const refused = 'the run fails the node with "\u2026 is outside the repository"';
-  if (isAbsolutePath(written)) {
-    return `${field} ${JSON.stringify(written)} is an absolute path; write it relative to the run's working directory \u2014 a node works inside the repository (${refused} otherwise), and an absolute path ties the graph to one machine's folders`;
-  }
-  const normal = posix8.normalize(joined);
-  if (normal !== ".." && !normal.startsWith("../")) return null;
-  return `${field} ${JSON.stringify(written)} climbs out of the run's working directory (${base === null ? "" : `joined to the node's cwd ${JSON.stringify(base)}, `}it resolves to ${JSON.stringify(normal)}) \u2014 a node works inside the repository, and ${refused}; name a folder inside the working directory`;
-}
-function nonEmptyText(value) {
-  return typeof value === "string" && value !== "" ? value : null;
-}
-function isRecord5(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 // src/graph/lint-verdicts.ts
 var REPLY_VERBS = [

@@ -78,6 +78,9 @@ import {
   verifyExitWords
 } from "./cli-chunk-65TFX77S.js";
 import {
+  cwdIssues
+} from "./cli-chunk-RRDER3MC.js";
+import {
   engineRunCommandOf
 } from "./cli-chunk-XKGGJSD4.js";
 import {
@@ -5654,6 +5657,15 @@ ${loaded.issues.map(formatIssue).join("\n")}`
       message: `${o.graphSource} uses ${missing.map((n) => `{{ inputs.${n} }}`).join(", ")} but no value was given: pass ${missing.map((n) => `--input ${n}=VALUE`).join(" ")} (action: input \`inputs\`). Nothing was run.`
     };
   }
+  const placement = inputFilledCwdIssues(graph, o.inputs);
+  if (placement.length > 0) {
+    return {
+      kind: "usage_error",
+      message: `${o.graphSource}, with the inputs given:
+${placement.map(formatIssue).join("\n")}
+Nothing was run.`
+    };
+  }
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
   const fragments = "splices" in loaded ? loaded.splices.map(formatSplice) : [];
@@ -5665,6 +5677,33 @@ function worktreeRefusal(graph, source, configSwapped) {
   if (withWorktree2.length === 0) return null;
   const one = withWorktree2.length === 1;
   return `${source}: node${one ? "" : "s"} ${withWorktree2.join(", ")} declare${one ? "s" : ""} worktree, which this version does not run in a pull request's check: a managed worktree is a fresh checkout of the pull request's commit, holding the pull request's own agent configuration (.claude/, CLAUDE.md, .mcp.json, AGENTS.md), which the action keeps from the model by putting the base branch's in its place in the main checkout only. Remove worktree (or run the graph locally with the CLI). Nothing was run.`;
+}
+function inputFilledCwdIssues(graph, inputs) {
+  const filled = (field) => {
+    if (field === null || field === void 0 || field === "") return null;
+    const refs = placeholdersIn(field);
+    if (refs.length === 0 || refs.some((r) => r.namespace !== "inputs" || r.problem !== null)) return field;
+    const result = interpolate(field, {
+      inputs,
+      artifactPath: () => void 0,
+      readArtifact: () => void 0,
+      feedback: () => void 0
+    });
+    return result.ok ? result.text : field;
+  };
+  const templated = graph.nodes.filter(
+    (n) => placeholdersIn(n.cwd ?? "").length > 0 || placeholdersIn(n.success_check.verify?.cwd ?? "").length > 0
+  );
+  if (templated.length === 0) return [];
+  return cwdIssues(
+    templated.map((node) => ({
+      index: graph.nodes.indexOf(node),
+      id: node.id,
+      gate: node.type === "gate",
+      cwd: filled(node.cwd),
+      verifyCwd: filled(node.success_check.verify?.cwd)
+    }))
+  );
 }
 function missingInputs(graph, inputs) {
   const missing = /* @__PURE__ */ new Set();
