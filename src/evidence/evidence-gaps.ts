@@ -17,10 +17,12 @@
  * `git status` from refreshing (writing) the user's index.
  */
 import { createHash } from "node:crypto";
-import { lstat, readFile } from "node:fs/promises";
+import { lstat, readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { git, gitStream } from "../proc/git.js";
 import { onTrustedGit } from "../proc/trusted-git.js";
 import { type GitContext, nulFields } from "./evidence-tree.js";
+import { gitlinkPaths } from "./seed-index.js";
 
 /** At most this many attributed files are compared through `git cat-file --filters`; over it, unknown. */
 export const DEFAULT_MAX_FILTERED_FILES = 2000;
@@ -144,7 +146,37 @@ export async function findDirtySubmodules(
     const path = parts.slice(before).join(" ");
     if (dirty.length < MAX_GAP_EXAMPLES) dirty.push(path);
   }
+  for (const path of await filledUncheckedOutSubmodules(root, context)) {
+    if (dirty.length < MAX_GAP_EXAMPLES && !dirty.includes(path)) dirty.push(path);
+  }
   return dirty;
+}
+
+/**
+ * Submodules of the tree's index whose folder holds files but no repository (`.git`): a submodule that was
+ * not checked out (what `actions/checkout` leaves by default) into which anything wrote files. Git records
+ * such a gitlink as its commit and never looks inside, and `git status` reports it clean, so code a verify
+ * ran from there was in no tree (found by an attack, 2026-12-06: "verified on this commit" over it). Read
+ * from `context.treeIndex` (none: nothing found); an index this cannot read is listed by git.
+ */
+async function filledUncheckedOutSubmodules(root: string, context: EvidenceGapsOptions): Promise<string[]> {
+  if (context.treeIndex === undefined) return [];
+  let gitlinks = gitlinkPaths(await readFile(context.treeIndex));
+  if (gitlinks === null) {
+    const staged = nulFields(await gitBytes(["ls-files", "-s", "-z"], root, context));
+    gitlinks = staged.filter((e) => e.startsWith("160000 ")).map((e) => e.slice(e.indexOf("\t") + 1));
+  }
+  const filled: string[] = [];
+  for (const path of gitlinks) {
+    let entries: string[];
+    try {
+      entries = await readdir(join(root, path));
+    } catch {
+      continue; // not a folder (absent, or a file: then it is in the tree as what it is)
+    }
+    if (entries.length > 0 && !entries.includes(".git")) filled.push(path);
+  }
+  return filled;
 }
 
 /**

@@ -131,14 +131,14 @@ export function nulFields(bytes: Buffer): string[] {
 /**
  * Configuration every git of an evidence tree gets on its command line (which wins over every
  * configuration file): the keys that decide whether git trusts an index entry's stat data instead of
- * reading the file. A repository's `.git/config` is written by whoever ran in it — a node's agent, a verify
+ * reading the file, and what `git add -A` records of a file. A repository's `.git/config` is written by whoever ran in it — a node's agent, a verify
  * command — and `core.ignoreStat` makes `git add -A` mark what it adds "assume unchanged",
  * `core.checkStat=minimal` and `core.trustctime=false` let a same-size edit with its mtime put back pass as
  * unchanged, an untracked cache or split index is one more file to trust, and sparse patterns, `fileMode`,
  * `symlinks`, `ignoreCase` and `autocrlf` each let `add -A` record something other than the bytes, modes
  * and names on disk (git-config(1); each found by an attack on this change).
  */
-const STAT_TRUST_PINS: readonly string[] = [
+const EVIDENCE_TREE_PINS: readonly string[] = [
   "-c",
   "core.ignoreStat=false",
   "-c",
@@ -193,7 +193,7 @@ export async function withWorkingTreeIndex<T>(
     const readSince = Math.floor(Date.now() / 1000) - 1;
     const seedKey = `${currentTrustedGit()?.gitDir ?? ""}\0${root}`;
     const scoped = (args: readonly string[]): Promise<string> =>
-      git([...STAT_TRUST_PINS, ...args], gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
+      git([...EVIDENCE_TREE_PINS, ...args], gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!(await copySeed(seedIndexes.get(seedKey), indexFile))) {
       // HEAD's entries (no stat data: every file is read) keep what `add -A` leaves as it is — a submodule
       // that is not checked out stays in the tree. An unborn branch starts from an empty index.

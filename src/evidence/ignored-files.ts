@@ -23,7 +23,7 @@
  * of them `ignored-files-change.ts`, their JSON form `ignored-files-data.ts`; all three are re-exported
  * here, so the engine and the verify step import one module.
  */
-import { lstatSync, realpathSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
 import { GitError, gitStream } from "../proc/git.js";
 import { type GitContext, workTreeRoot } from "./evidence-tree.js";
@@ -150,9 +150,51 @@ export async function ignoredFilesFingerprint(
     };
   }
   if (pending !== null) take((pending as Buffer).toString("latin1"));
+  // A repository inside an ignored folder is listed as that folder alone (`node_modules/`), and a folder's
+  // own stat does not change when a file deeper inside is edited: a node edited a test runner there and the
+  // record said "unchanged" (found by an attack, 2026-12-06). Its files are listed too, within the bound.
+  for (const folder of paths.filter((path) => path.endsWith("/"))) {
+    filesUnder(root, folder, take);
+  }
+  if (overBound) {
+    return {
+      kind: "unknown",
+      overBound: true,
+      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`,
+    };
+  }
   paths.sort();
   const stats = await statAll(root, paths);
   return fingerprintOf({ paths, stats });
+}
+
+/**
+ * Calls `take` with every entry under `folder` (root-relative, latin1 form of its UTF-8 bytes, ending in
+ * `/`), depth first, without following links; folders end in `/`. Stops early once `take` has hit the
+ * bound (it then ignores the rest). An unreadable folder is passed over: its own entry is still listed.
+ */
+function filesUnder(root: string, folder: string, take: (path: string) => void): void {
+  const rootBytes = Buffer.from(`${root}/`, "utf8");
+  const pending = [folder];
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    let entries: Dirent<Buffer>[];
+    try {
+      entries = readdirSync(Buffer.concat([rootBytes, Buffer.from(dir, "latin1")]), {
+        withFileTypes: true,
+        encoding: "buffer",
+      });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const path = `${dir}${entry.name.toString("latin1")}`;
+      if (entry.isDirectory()) {
+        take(`${path}/`);
+        pending.push(`${path}/`);
+      } else take(path);
+    }
+  }
 }
 
 function unknown(reason: string): IgnoredFiles {

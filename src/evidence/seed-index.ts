@@ -29,6 +29,7 @@ const SEED_BYTES_KEPT = 256 * 1024 * 1024;
 const STAT_BYTES = 40;
 /** Where an entry's ctime seconds and size lie (gitformat-index(5)). */
 const CTIME_SECONDS_AT = 0;
+const MODE_AT = 24;
 const SIZE_AT = 36;
 /** An entry's 16-bit flags: an extended-flags word follows (version 3 and later). */
 const EXTENDED = 0x4000;
@@ -40,27 +41,67 @@ const EXTENDED = 0x4000;
  * kept.
  */
 export function smudgedSince(bytes: Buffer, sinceSecond: number): Buffer | null {
+  const checked = checksummedBody(bytes);
+  if (checked === null) return null;
+  const body = Buffer.from(checked.body);
+  const read = walkEntries(body, checked.idLength, (start) => {
+    if (body.readUInt32BE(start + CTIME_SECONDS_AT) >= sinceSecond) body.writeUInt32BE(0, start + SIZE_AT);
+  });
+  if (!read) return null;
+  return Buffer.concat([body, createHash(checked.algorithm).update(body).digest()]);
+}
+
+/** An index entry's mode of a gitlink (a submodule's commit). */
+const GITLINK_MODE = 0o160000;
+
+/**
+ * The paths (`/`-separated, as in the index) of the gitlinks (submodules) of a git-written index (version 2
+ * or 3, checksum checked); `null` when the file is not such an index.
+ */
+export function gitlinkPaths(bytes: Buffer): string[] | null {
+  const checked = checksummedBody(bytes);
+  if (checked === null) return null;
+  const paths: string[] = [];
+  const { body } = checked;
+  const read = walkEntries(body, checked.idLength, (start, pathAt, end) => {
+    if ((body.readUInt32BE(start + MODE_AT) & 0o170000) === GITLINK_MODE) {
+      paths.push(body.toString("utf8", pathAt, end));
+    }
+  });
+  return read ? paths : null;
+}
+
+/** An index's bytes without its trailing checksum, when the checksum (SHA-1, else SHA-256) matches. */
+function checksummedBody(
+  bytes: Buffer,
+): { readonly body: Buffer; readonly idLength: number; readonly algorithm: "sha1" | "sha256" } | null {
   for (const [algorithm, idLength] of [
     ["sha1", 20],
     ["sha256", 32],
   ] as const) {
     if (bytes.length < 12 + idLength) continue;
-    const body = Buffer.from(bytes.subarray(0, bytes.length - idLength));
+    const body = bytes.subarray(0, bytes.length - idLength);
     if (
-      !createHash(algorithm)
+      createHash(algorithm)
         .update(body)
         .digest()
         .equals(bytes.subarray(bytes.length - idLength))
-    )
-      continue;
-    if (!smudgeEntries(body, idLength, sinceSecond)) return null;
-    return Buffer.concat([body, createHash(algorithm).update(body).digest()]);
+    ) {
+      return { body, idLength, algorithm };
+    }
   }
   return null;
 }
 
-/** Walks the entries of a checksummed index body, smudging in place; false when it is not one we read. */
-function smudgeEntries(body: Buffer, idLength: number, sinceSecond: number): boolean {
+/**
+ * Walks the entries of a checksummed index body (versions 2 and 3), calling `visit` with each entry's
+ * offset and where its path starts and ends; false when it is not one this reads to the byte.
+ */
+function walkEntries(
+  body: Buffer,
+  idLength: number,
+  visit: (start: number, pathAt: number, end: number) => void,
+): boolean {
   if (body.toString("latin1", 0, 4) !== "DIRC") return false;
   const version = body.readUInt32BE(4);
   if (version !== 2 && version !== 3) return false;
@@ -81,7 +122,7 @@ function smudgeEntries(body: Buffer, idLength: number, sinceSecond: number): boo
     // Padded with 1 to 8 NULs to a multiple of 8 bytes from the entry's start.
     at = start + ((end - start + 8) & ~7);
     if (at > body.length) return false;
-    if (body.readUInt32BE(start + CTIME_SECONDS_AT) >= sinceSecond) body.writeUInt32BE(0, start + SIZE_AT);
+    visit(start, pathAt, end);
   }
   while (at < body.length) {
     if (at + 8 > body.length) return false;

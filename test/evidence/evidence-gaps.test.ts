@@ -2,6 +2,8 @@
  * Bytes the verify ran on that the evidence tree does not hold (ADR 0003, amendment 2026-11-29, 2): dirty
  * submodules and .gitattributes conversions, on real git repositories; and the conclusion rule.
  */
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { evidenceGaps } from "../../src/evidence/evidence-gaps.js";
 import { evidenceTree } from "../../src/evidence/evidence-tree.js";
@@ -75,6 +77,20 @@ describe("dirty submodules", () => {
     expect(evidence.outcome).toBe("passed");
     expect(evidence.dirtySubmodules).toEqual(["lib"]);
     expect(evidenceGapWords(evidence)).toContain("submodule content on no commit in lib");
+  });
+
+  it("files written into a submodule folder that was never checked out (no .git there) are reported", async () => {
+    // What actions/checkout leaves by default: the gitlink in the tree, its folder empty. Git records the
+    // gitlink and never looks inside; the verify ran what was written there.
+    const top = await superWithSubmodule();
+    await rm(join(top.dir, "lib"), { recursive: true, force: true });
+    await mkdir(join(top.dir, "lib"));
+    const clean = await runVerify(verifyOptions(top.dir));
+    expect(clean.dirtySubmodules ?? []).toEqual([]);
+    await top.write("lib/sum.js", "export const sum = (a, b) => a + b;\n");
+    const evidence = await runVerify(verifyOptions(top.dir));
+    expect(evidence.evidenceTree).toBe(await top.git(["rev-parse", "HEAD^{tree}"]));
+    expect(evidence.dirtySubmodules).toEqual(["lib"]);
   });
 
   it("runVerify still finds it when the repository's index no longer lists the submodule (`git rm --cached`)", async () => {

@@ -439,6 +439,21 @@ describe("startingCommit", () => {
     });
   });
 
+  it("reads HEAD's own tree, whatever refs/replace says (a node could replace HEAD with a commit of its edit)", async () => {
+    const r = await repo({ files: { "t.sh": "exit 1\n" }, commit: true });
+    const head = await r.git(["rev-parse", "HEAD"]);
+    const realTree = await r.git(["rev-parse", "HEAD^{tree}"]);
+    await r.write("t.sh", "exit 0\n");
+    await r.git(["add", "t.sh"]);
+    const editedTree = await r.git(["write-tree"]);
+    const fake = await r.git(["commit-tree", editedTree, "-m", "fake"]);
+    await r.git(["replace", head, fake]);
+    expect(await r.git(["replace", "-l"])).toBe(head);
+    const commit = await startingCommit(r.dir, context);
+    expect(commit.sha).toBe(head);
+    expect(commit.tree).toBe(realTree);
+  });
+
   it("recognises GitHub's test merge commit: two parents, the second the PR head", async () => {
     const m = await makeMergeCheckout();
     repos.push(m);

@@ -139,6 +139,18 @@ describe("ignoredFilesFingerprint", () => {
     expect(JSON.stringify(compared)).toContain("config.local.js");
   });
 
+  it("a repository inside an ignored folder (listed by git as the folder alone): an edit deep inside shows", async () => {
+    await repo.git(["init", "--quiet", join(repo.dir, "node_modules")]);
+    const before = await fingerprint();
+    assertFingerprint(before);
+    expect(before.entries.paths).toContain("node_modules/minitest/cli.js");
+    // Same size, so only the file's own stat can tell.
+    await repo.write("node_modules/minitest/cli.js", "process.exit(0);\n");
+    const compared = compareIgnoredFiles(before, await fingerprint());
+    expect(compared.kind).toBe("changed");
+    expect(JSON.stringify(compared)).toContain("node_modules/minitest/cli.js");
+  });
+
   it("covers the whole work tree from a sub-folder, with root-relative paths", async () => {
     const sub = join(repo.dir, "src");
     const before = await fingerprint(sub);
