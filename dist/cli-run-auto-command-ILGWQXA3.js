@@ -4,11 +4,11 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-ST4GK6RL.js";
+} from "./cli-chunk-EHDN5WOJ.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-G2IKBTDN.js";
+} from "./cli-chunk-NPFF3PTZ.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -20,22 +20,22 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-5WODF6FO.js";
+} from "./cli-chunk-IJKXLSFK.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-RRDER3MC.js";
-import "./cli-chunk-XKGGJSD4.js";
-import "./cli-chunk-3ZYBTCOM.js";
+import "./cli-chunk-VCAHOFR6.js";
+import "./cli-chunk-YWPYZXFI.js";
+import "./cli-chunk-SDXMAMLW.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-E74DTTA6.js";
+} from "./cli-chunk-SU2QHJJM.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-NWGZDKLW.js";
+import "./cli-chunk-DXYV6MQ6.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -14,7 +14,7 @@ import {
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-XKGGJSD4.js";
+} from "./cli-chunk-YWPYZXFI.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -23,7 +23,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-3ZYBTCOM.js";
+} from "./cli-chunk-SDXMAMLW.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -41,7 +41,7 @@ import {
   startKeyProxy,
   startingCommit,
   workTreeRoot
-} from "./cli-chunk-E74DTTA6.js";
+} from "./cli-chunk-SU2QHJJM.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -59,7 +59,7 @@ import {
   childEchoFence,
   gitStream,
   runProcess
-} from "./cli-chunk-NWGZDKLW.js";
+} from "./cli-chunk-DXYV6MQ6.js";
 import {
   createRedactor,
   unreachable
@@ -4402,7 +4402,7 @@ function messageOf(outcome) {
 import { basename as basename3, isAbsolute as isAbsolute2, relative as relative3 } from "node:path";
 
 // src/evidence/ignored-files.ts
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import { isAbsolute, relative as relative2, sep as sep2 } from "node:path";
 
 // src/evidence/ignored-fingerprint.ts
@@ -4611,9 +4611,42 @@ async function ignoredFilesFingerprint(dir, options = {}) {
     };
   }
   if (pending !== null) take(pending.toString("latin1"));
+  for (const folder of paths.filter((path) => path.endsWith("/"))) {
+    filesUnder(root, folder, take);
+  }
+  if (overBound) {
+    return {
+      kind: "unknown",
+      overBound: true,
+      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`
+    };
+  }
   paths.sort();
   const stats = await statAll(root, paths);
   return fingerprintOf({ paths, stats });
+}
+function filesUnder(root, folder, take) {
+  const rootBytes = Buffer.from(`${root}/`, "utf8");
+  const pending = [folder];
+  while (pending.length > 0) {
+    const dir = pending.pop();
+    let entries;
+    try {
+      entries = readdirSync(Buffer.concat([rootBytes, Buffer.from(dir, "latin1")]), {
+        withFileTypes: true,
+        encoding: "buffer"
+      });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const path = `${dir}${entry.name.toString("latin1")}`;
+      if (entry.isDirectory()) {
+        take(`${path}/`);
+        pending.push(`${path}/`);
+      } else take(path);
+    }
+  }
 }
 function unknown(reason) {
   return { kind: "unknown", reason, overBound: false };

@@ -60,7 +60,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-5WODF6FO.js";
+} from "./cli-chunk-IJKXLSFK.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -79,10 +79,10 @@ import {
 } from "./cli-chunk-65TFX77S.js";
 import {
   cwdIssues
-} from "./cli-chunk-RRDER3MC.js";
+} from "./cli-chunk-VCAHOFR6.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-XKGGJSD4.js";
+} from "./cli-chunk-YWPYZXFI.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -100,7 +100,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-3ZYBTCOM.js";
+} from "./cli-chunk-SDXMAMLW.js";
 import {
   cliSecrets,
   clip,
@@ -108,6 +108,7 @@ import {
   evidenceTreeAndRoot,
   formatDuration,
   gitOptions,
+  gitlinkPaths,
   liesInRepository,
   nulFields,
   oneLine,
@@ -118,7 +119,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-E74DTTA6.js";
+} from "./cli-chunk-SU2QHJJM.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,
@@ -148,7 +149,7 @@ import {
   runProcess,
   shareWithIdentity,
   trustedCommand
-} from "./cli-chunk-NWGZDKLW.js";
+} from "./cli-chunk-DXYV6MQ6.js";
 import {
   createRedactor,
   unreachable
@@ -1580,7 +1581,8 @@ function boundedTail(parts) {
 
 // src/evidence/evidence-gaps.ts
 import { createHash } from "node:crypto";
-import { lstat as lstat2, readFile } from "node:fs/promises";
+import { lstat as lstat2, readdir as readdir2, readFile } from "node:fs/promises";
+import { join as join2 } from "node:path";
 var DEFAULT_MAX_FILTERED_FILES = 2e3;
 var MAX_GAP_EXAMPLES = 10;
 var CHECK_ATTR_BATCH_BYTES = 64 * 1024;
@@ -1646,7 +1648,29 @@ async function findDirtySubmodules(root, context = {}) {
     const path = parts.slice(before).join(" ");
     if (dirty.length < MAX_GAP_EXAMPLES) dirty.push(path);
   }
+  for (const path of await filledUncheckedOutSubmodules(root, context)) {
+    if (dirty.length < MAX_GAP_EXAMPLES && !dirty.includes(path)) dirty.push(path);
+  }
   return dirty;
+}
+async function filledUncheckedOutSubmodules(root, context) {
+  if (context.treeIndex === void 0) return [];
+  let gitlinks = gitlinkPaths(await readFile(context.treeIndex));
+  if (gitlinks === null) {
+    const staged = nulFields(await gitBytes(["ls-files", "-s", "-z"], root, context));
+    gitlinks = staged.filter((e) => e.startsWith("160000 ")).map((e) => e.slice(e.indexOf("	") + 1));
+  }
+  const filled = [];
+  for (const path of gitlinks) {
+    let entries;
+    try {
+      entries = await readdir2(join2(root, path));
+    } catch {
+      continue;
+    }
+    if (entries.length > 0 && !entries.includes(".git")) filled.push(path);
+  }
+  return filled;
 }
 async function findUnrepresentedFiles(root, tree, context = {}) {
   const max = context.maxFilteredFiles ?? DEFAULT_MAX_FILTERED_FILES;
@@ -3935,12 +3959,12 @@ function runEndOfAbort(signal) {
 
 // src/engine/run-worktrees.ts
 import { existsSync as existsSync3, readdirSync, realpathSync, rmdirSync, rmSync } from "node:fs";
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 
 // src/evidence/patch.ts
 import { mkdtemp, readFile as readFile2, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join as join2 } from "node:path";
+import { join as join3 } from "node:path";
 var FALLBACK_IDENTITY = {
   name: "evidence-gate",
   email: "evidence-gate@users.noreply.github.com"
@@ -3957,9 +3981,9 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
   });
 }
 async function wholeDiff(run, base, tree) {
-  const outDir = await mkdtemp(join2(tmpdir(), "evidence-gate-patch-"));
+  const outDir = await mkdtemp(join3(tmpdir(), "evidence-gate-patch-"));
   try {
-    const out = join2(outDir, "patch.diff");
+    const out = join3(outDir, "patch.diff");
     await run(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
     return await readFile2(out);
   } finally {
@@ -4071,7 +4095,7 @@ var RunWorktrees = class {
   }
   /** The folder holding the checkouts: `<runDir>/worktrees`. */
   get folder() {
-    return join3(this.#o.runDir, WORKTREES_FOLDER);
+    return join4(this.#o.runDir, WORKTREES_FOLDER);
   }
   /**
    * The checkout of worktree `name`, made the first time the leg asks for it (see the module docstring).
@@ -4113,7 +4137,7 @@ var RunWorktrees = class {
     return closed;
   }
   async #create(name) {
-    const path = join3(this.folder, name);
+    const path = join4(this.folder, name);
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
@@ -4812,7 +4836,7 @@ import { dirname } from "node:path";
 import { existsSync as existsSync5 } from "node:fs";
 import { mkdtemp as mkdtemp2, rm as rm2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { isAbsolute as isAbsolute2, join as join4, relative as relative3 } from "node:path";
+import { isAbsolute as isAbsolute2, join as join5, relative as relative3 } from "node:path";
 
 // src/evidence/base-comparison.ts
 function compareWithBase(head, base, commit) {
@@ -4878,7 +4902,7 @@ var BaseVerifier = class {
         `the command ran in ${options2.cwd}, outside the repository's main working tree (a managed worktree): only the main working tree is compared with the base`
       );
     }
-    const cwd = join4(checkout.tree, rel);
+    const cwd = join5(checkout.tree, rel);
     if (!existsSync5(cwd)) {
       return notCompared(
         checkout.base.commit,
@@ -4939,8 +4963,8 @@ var BaseVerifier = class {
     }
     let folder = null;
     try {
-      folder = await mkdtemp2(join4(this.o.tempParent ?? tmpdir2(), "evidence-gate-base-"));
-      const tree = join4(folder, "tree");
+      folder = await mkdtemp2(join5(this.o.tempParent ?? tmpdir2(), "evidence-gate-base-"));
+      const tree = join5(folder, "tree");
       await git(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", tree, commit], gitOptions3);
       shareWithIdentity(folder);
       return { ok: true, base: { commit, chosenAs }, folder, tree };
@@ -5229,7 +5253,7 @@ async function runPlan(o, { frame, store }, run) {
 
 // src/engine/goal-loop.ts
 import { writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 
 // src/plan/assessor-prompt.ts
 var LEDGER_MAX_CHARS = 12e3;
@@ -5432,7 +5456,7 @@ function addUsd(spent, total2) {
   return total2.kind === "known" ? { usd: spent.usd + total2.usd, unknown: spent.unknown } : { usd: spent.usd + total2.knownUsd, unknown: true };
 }
 function assess(o, loop, cycle) {
-  const cwd = o.workingDirectory !== void 0 ? join5(o.repoDir, o.workingDirectory) : o.repoDir;
+  const cwd = o.workingDirectory !== void 0 ? join6(o.repoDir, o.workingDirectory) : o.repoDir;
   return assessCycle({
     runtime: o.runtime,
     executable: executableFor(o.runtime, o),
@@ -5860,17 +5884,17 @@ async function runHandWritten(o) {
 
 // src/engine/resume-run.ts
 import { existsSync as existsSync7, readFileSync as readFileSync3 } from "node:fs";
-import { join as join7, relative as relative4, resolve as resolve3 } from "node:path";
+import { join as join8, relative as relative4, resolve as resolve3 } from "node:path";
 
 // src/engine/leg-end-files.ts
 import { existsSync as existsSync6 } from "node:fs";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 async function restoreLegEndFiles(state, runDir, gitContext) {
   const expected = state.leg_end_tree;
   if (expected === void 0 || expected === null) return null;
   const now = await evidenceTree(state.repo_dir, gitContext);
   if (now === expected) return null;
-  const patch = join6(runDir, "patch.diff");
+  const patch = join7(runDir, "patch.diff");
   if (now === state.starting_commit.tree && existsSync6(patch)) {
     try {
       await applyPatch(state.repo_dir, patch, gitContext);
@@ -5891,7 +5915,7 @@ function readResumableRun(runsDir, runId) {
       message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
     };
   }
-  const path = join7(runsDir, runId);
+  const path = join8(runsDir, runId);
   if (!existsSync7(path)) {
     return {
       kind: "usage_error",
@@ -5905,7 +5929,7 @@ function readResumableRun(runsDir, runId) {
     if (error instanceof RunStateError) return { kind: "usage_error", message: error.message };
     throw error;
   }
-  const graphPath = join7(path, "graph.json");
+  const graphPath = join8(path, "graph.json");
   if (!existsSync7(graphPath))
     return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
   let spec;
@@ -6116,7 +6140,7 @@ async function resumeRun(o) {
   const chosen = resumedRuntime(o, run);
   if (chosen.kind !== "runtime") return chosen;
   const { runtime, warnings } = chosen;
-  const ceilingProblem = missingCeilingProblem(run, join7(path, "state.json"));
+  const ceilingProblem = missingCeilingProblem(run, join8(path, "state.json"));
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
@@ -6215,7 +6239,7 @@ function resumedPlan(state, o) {
   };
 }
 function leftIgnoredBaseline(runDir) {
-  const baselinePath = join7(runDir, IGNORED_BASELINE_FILE);
+  const baselinePath = join8(runDir, IGNORED_BASELINE_FILE);
   return ignoredFilesFromData(
     existsSync7(baselinePath) ? safeJson(readFileSync3(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
   );

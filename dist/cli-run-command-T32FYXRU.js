@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-G2IKBTDN.js";
+} from "./cli-chunk-NPFF3PTZ.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,35 +14,35 @@ import {
   CliLeg,
   planLines,
   withLocalProxy
-} from "./cli-chunk-5WODF6FO.js";
+} from "./cli-chunk-IJKXLSFK.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
 import {
   readGraphFile
 } from "./cli-chunk-GQCNBO4X.js";
-import "./cli-chunk-RRDER3MC.js";
-import "./cli-chunk-XKGGJSD4.js";
+import "./cli-chunk-VCAHOFR6.js";
+import "./cli-chunk-YWPYZXFI.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   fragmentsBeside
-} from "./cli-chunk-3ZYBTCOM.js";
+} from "./cli-chunk-SDXMAMLW.js";
 import {
   checkedRepository,
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit
-} from "./cli-chunk-E74DTTA6.js";
+} from "./cli-chunk-SU2QHJJM.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-NWGZDKLW.js";
+import "./cli-chunk-DXYV6MQ6.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

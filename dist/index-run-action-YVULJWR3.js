@@ -35086,7 +35086,7 @@ function resultOf(streams, end) {
 }
 
 // src/evidence/ignored-files.ts
-import { lstatSync, realpathSync as realpathSync3 } from "node:fs";
+import { lstatSync, readdirSync as readdirSync3, realpathSync as realpathSync3 } from "node:fs";
 import { isAbsolute as isAbsolute4, relative as relative4, sep as sep2 } from "node:path";
 
 // src/proc/trusted-git.ts
@@ -35247,7 +35247,10 @@ async function runGit(args, options3, output2, pins) {
   const call = engineGitCall([...before, ...args], {
     cwd: options3.cwd,
     baseEnv: options3.baseEnv ?? process.env,
-    set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options3.set }
+    // GIT_NO_REPLACE_OBJECTS: a `refs/replace/<HEAD>` a node wrote made `cat-file commit HEAD` answer with
+    // another commit's tree, and the ledger tied HEAD's sha to the edited tree (found by an attack,
+    // 2026-12-06). The engine reads objects as they are.
+    set: { GIT_TERMINAL_PROMPT: "0", GIT_NO_REPLACE_OBJECTS: "1", ...trustedPathSetting(), ...options3.set }
   });
   const result = await runProcess({
     // The action's trusted git (resolved at start, never a PATH entry the pull request can write).
@@ -35297,23 +35300,46 @@ var SEEDS_KEPT = 32;
 var SEED_BYTES_KEPT = 256 * 1024 * 1024;
 var STAT_BYTES = 40;
 var CTIME_SECONDS_AT = 0;
+var MODE_AT = 24;
 var SIZE_AT = 36;
 var EXTENDED = 16384;
 function smudgedSince(bytes, sinceSecond) {
+  const checked = checksummedBody(bytes);
+  if (checked === null) return null;
+  const body = Buffer.from(checked.body);
+  const read = walkEntries(body, checked.idLength, (start) => {
+    if (body.readUInt32BE(start + CTIME_SECONDS_AT) >= sinceSecond) body.writeUInt32BE(0, start + SIZE_AT);
+  });
+  if (!read) return null;
+  return Buffer.concat([body, createHash2(checked.algorithm).update(body).digest()]);
+}
+var GITLINK_MODE = 57344;
+function gitlinkPaths(bytes) {
+  const checked = checksummedBody(bytes);
+  if (checked === null) return null;
+  const paths = [];
+  const { body } = checked;
+  const read = walkEntries(body, checked.idLength, (start, pathAt, end) => {
+    if ((body.readUInt32BE(start + MODE_AT) & 61440) === GITLINK_MODE) {
+      paths.push(body.toString("utf8", pathAt, end));
+    }
+  });
+  return read ? paths : null;
+}
+function checksummedBody(bytes) {
   for (const [algorithm, idLength] of [
     ["sha1", 20],
     ["sha256", 32]
   ]) {
     if (bytes.length < 12 + idLength) continue;
-    const body = Buffer.from(bytes.subarray(0, bytes.length - idLength));
-    if (!createHash2(algorithm).update(body).digest().equals(bytes.subarray(bytes.length - idLength)))
-      continue;
-    if (!smudgeEntries(body, idLength, sinceSecond)) return null;
-    return Buffer.concat([body, createHash2(algorithm).update(body).digest()]);
+    const body = bytes.subarray(0, bytes.length - idLength);
+    if (createHash2(algorithm).update(body).digest().equals(bytes.subarray(bytes.length - idLength))) {
+      return { body, idLength, algorithm };
+    }
   }
   return null;
 }
-function smudgeEntries(body, idLength, sinceSecond) {
+function walkEntries(body, idLength, visit2) {
   if (body.toString("latin1", 0, 4) !== "DIRC") return false;
   const version2 = body.readUInt32BE(4);
   if (version2 !== 2 && version2 !== 3) return false;
@@ -35333,7 +35359,7 @@ function smudgeEntries(body, idLength, sinceSecond) {
     if (end <= pathAt) return false;
     at = start + (end - start + 8 & ~7);
     if (at > body.length) return false;
-    if (body.readUInt32BE(start + CTIME_SECONDS_AT) >= sinceSecond) body.writeUInt32BE(0, start + SIZE_AT);
+    visit2(start, pathAt, end);
   }
   while (at < body.length) {
     if (at + 8 > body.length) return false;
@@ -35458,7 +35484,7 @@ function nulFields(bytes) {
   if (fields.at(-1) === "") fields.pop();
   return fields;
 }
-var STAT_TRUST_PINS = [
+var EVIDENCE_TREE_PINS = [
   "-c",
   "core.ignoreStat=false",
   "-c",
@@ -35496,7 +35522,7 @@ async function withWorkingTreeIndex(repoDir, context, task2) {
   try {
     const readSince = Math.floor(Date.now() / 1e3) - 1;
     const seedKey = `${currentTrustedGit()?.gitDir ?? ""}\0${root}`;
-    const scoped = (args) => git([...STAT_TRUST_PINS, ...args], gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
+    const scoped = (args) => git([...EVIDENCE_TREE_PINS, ...args], gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!await copySeed(seedIndexes.get(seedKey), indexFile)) {
       try {
         await scoped(["read-tree", "HEAD"]);
@@ -35580,7 +35606,7 @@ function sameStats(a, i, b, j) {
   for (let f = 0; f < STAT_FIELDS; f++) if (a[i * STAT_FIELDS + f] !== b[j * STAT_FIELDS + f]) return false;
   return true;
 }
-function walkEntries(a, b, visit2) {
+function walkEntries2(a, b, visit2) {
   let i = 0;
   let j = 0;
   while (i < a.paths.length || j < b.paths.length) {
@@ -35612,7 +35638,7 @@ function compareIgnoredFiles(baseline, current, maxExamples = MAX_CHANGE_EXAMPLE
   if (current.hash === baseline.hash) return { kind: "unchanged" };
   const examples = [];
   let total2 = 0;
-  walkEntries(baseline.entries, current.entries, (path2, before, after) => {
+  walkEntries2(baseline.entries, current.entries, (path2, before, after) => {
     if (before !== null && after !== null && sameStats(baseline.entries.stats, before, current.entries.stats, after))
       return;
     total2++;
@@ -35631,7 +35657,7 @@ function acceptVerifyChanges(baseline, before, after) {
     return baseline;
   if (before.hash === after.hash) return baseline;
   const touched = /* @__PURE__ */ new Map();
-  walkEntries(before.entries, after.entries, (path2, b, a) => {
+  walkEntries2(before.entries, after.entries, (path2, b, a) => {
     if (b !== null && a !== null && sameStats(before.entries.stats, b, after.entries.stats, a)) return;
     touched.set(path2, a);
   });
@@ -35761,9 +35787,42 @@ async function ignoredFilesFingerprint(dir, options3 = {}) {
     };
   }
   if (pending !== null) take(pending.toString("latin1"));
+  for (const folder of paths.filter((path2) => path2.endsWith("/"))) {
+    filesUnder(root, folder, take);
+  }
+  if (overBound) {
+    return {
+      kind: "unknown",
+      overBound: true,
+      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`
+    };
+  }
   paths.sort();
   const stats = await statAll(root, paths);
   return fingerprintOf({ paths, stats });
+}
+function filesUnder(root, folder, take) {
+  const rootBytes = Buffer.from(`${root}/`, "utf8");
+  const pending = [folder];
+  while (pending.length > 0) {
+    const dir = pending.pop();
+    let entries;
+    try {
+      entries = readdirSync3(Buffer.concat([rootBytes, Buffer.from(dir, "latin1")]), {
+        withFileTypes: true,
+        encoding: "buffer"
+      });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const path2 = `${dir}${entry.name.toString("latin1")}`;
+      if (entry.isDirectory()) {
+        take(`${path2}/`);
+        pending.push(`${path2}/`);
+      } else take(path2);
+    }
+  }
 }
 function unknown2(reason) {
   return { kind: "unknown", reason, overBound: false };
@@ -36901,7 +36960,8 @@ function boundedTail(parts) {
 
 // src/evidence/evidence-gaps.ts
 import { createHash as createHash4 } from "node:crypto";
-import { lstat as lstat2, readFile as readFile2 } from "node:fs/promises";
+import { lstat as lstat2, readdir as readdir2, readFile as readFile2 } from "node:fs/promises";
+import { join as join10 } from "node:path";
 var DEFAULT_MAX_FILTERED_FILES = 2e3;
 var MAX_GAP_EXAMPLES = 10;
 var CHECK_ATTR_BATCH_BYTES = 64 * 1024;
@@ -36967,7 +37027,29 @@ async function findDirtySubmodules(root, context = {}) {
     const path2 = parts.slice(before).join(" ");
     if (dirty.length < MAX_GAP_EXAMPLES) dirty.push(path2);
   }
+  for (const path2 of await filledUncheckedOutSubmodules(root, context)) {
+    if (dirty.length < MAX_GAP_EXAMPLES && !dirty.includes(path2)) dirty.push(path2);
+  }
   return dirty;
+}
+async function filledUncheckedOutSubmodules(root, context) {
+  if (context.treeIndex === void 0) return [];
+  let gitlinks = gitlinkPaths(await readFile2(context.treeIndex));
+  if (gitlinks === null) {
+    const staged = nulFields(await gitBytes(["ls-files", "-s", "-z"], root, context));
+    gitlinks = staged.filter((e) => e.startsWith("160000 ")).map((e) => e.slice(e.indexOf("	") + 1));
+  }
+  const filled = [];
+  for (const path2 of gitlinks) {
+    let entries;
+    try {
+      entries = await readdir2(join10(root, path2));
+    } catch {
+      continue;
+    }
+    if (entries.length > 0 && !entries.includes(".git")) filled.push(path2);
+  }
+  return filled;
 }
 async function findUnrepresentedFiles(root, tree, context = {}) {
   const max = context.maxFilteredFiles ?? DEFAULT_MAX_FILTERED_FILES;
@@ -37804,11 +37886,11 @@ function refusalMessage(signals, spell, root) {
 }
 
 // src/evidence/build-signals.ts
-import { basename as basename4, dirname as dirname4, join as join11, relative as relative6, resolve as resolve3, sep as sep4 } from "node:path";
+import { basename as basename4, dirname as dirname4, join as join12, relative as relative6, resolve as resolve3, sep as sep4 } from "node:path";
 
 // src/evidence/directory-names.ts
 import { lstat as lstat3, opendir } from "node:fs/promises";
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 var MAX_ENTRIES_PER_DIRECTORY = 1e4;
 async function listTopLevelNames(dir, options3 = {}) {
   const limit = options3.limit ?? MAX_ENTRIES_PER_DIRECTORY;
@@ -37843,7 +37925,7 @@ async function namesIn2(dir, exact) {
   const found = /* @__PURE__ */ new Map();
   await Promise.all(
     exact.map(async (name) => {
-      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join10(dir, name)) : null);
+      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join11(dir, name)) : null);
       if (kind !== null) found.set(name, kind);
     })
   );
@@ -37909,7 +37991,7 @@ async function scanBuildSignalsAlongPath(path2) {
     return scanBuildSignals([root, workDir]);
   }
   const steps = down === "" ? [] : down.split(sep4);
-  const between = steps.slice(0, -1).map((_, i) => join11(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
+  const between = steps.slice(0, -1).map((_, i) => join12(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
   const dirs = [
     { dir: root, descend: true },
     ...between.map((dir) => ({ dir, descend: false })),
@@ -37935,10 +38017,10 @@ async function scanDirectories(root, dirs, phrase) {
     const { dir, descend } = dirs[i];
     if (!descend) continue;
     const folders = await subfoldersOf(dir, own2[i], seen);
-    for (const folder of folders.keys()) seen.add(join11(dir, ...folder.split("/")));
+    for (const folder of folders.keys()) seen.add(join12(dir, ...folder.split("/")));
     const found = await mapInBatches(
       [...folders.entries()],
-      async ([folder, names]) => signalsOf(dir, join11(dir, ...folder.split("/")), names)
+      async ([folder, names]) => signalsOf(dir, join12(dir, ...folder.split("/")), names)
     );
     nested.set(dir, found.flat());
   }
@@ -37948,9 +38030,9 @@ function relativePath(from, to) {
   return relative6(from, to).split(sep4).join("/");
 }
 function displayPath2(root, dir, name) {
-  const rel = relative6(root, join11(dir, name));
+  const rel = relative6(root, join12(dir, name));
   const inside2 = rel !== "" && !rel.startsWith(`..${sep4}`) && rel !== "..";
-  return (inside2 ? rel : join11(dir, name)).split(sep4).join("/");
+  return (inside2 ? rel : join12(dir, name)).split(sep4).join("/");
 }
 var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
 async function subfoldersOf(dir, names, exclude) {
@@ -37960,7 +38042,7 @@ async function subfoldersOf(dir, names, exclude) {
     if (parent === "") {
       for (const name of MONOREPO_FOLDERS) if (listed2.has(name, "dir")) found.add(name);
     }
-    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join11(dir, ...rel.split("/"))));
+    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join12(dir, ...rel.split("/"))));
   };
   const isMonorepoChild = (rel) => MONOREPO_FOLDERS.includes(rel.split("/")[0]);
   let level = childrenOf("", names);
@@ -37968,7 +38050,7 @@ async function subfoldersOf(dir, names, exclude) {
     const ordered = depth === 2 ? [...level.filter(isMonorepoChild), ...level.filter((r) => !isMonorepoChild(r))] : level;
     const taken = ordered.slice(0, MAX_SUBDIRECTORIES - picked.size);
     const listed2 = await mapInBatches(taken, async (rel) => {
-      const listing = await namesIn2(join11(dir, ...rel.split("/")), EXACT_NAMES);
+      const listing = await namesIn2(join12(dir, ...rel.split("/")), EXACT_NAMES);
       return [rel, listing];
     });
     for (const [rel, listing] of listed2) picked.set(rel, listing);
@@ -37996,7 +38078,7 @@ async function mapInBatches(items, f) {
 
 // src/graph/fragment-source.ts
 import { lstat as lstat4, readFile as readFile3, realpath as realpath2 } from "node:fs/promises";
-import { dirname as dirname5, join as join12 } from "node:path";
+import { dirname as dirname5, join as join13 } from "node:path";
 
 // src/graph/graph-text.ts
 var import_yaml2 = __toESM(require_dist(), 1);
@@ -38060,14 +38142,14 @@ function fragmentNameProblem(name) {
   return `${JSON.stringify(name)} is not a fragment name: write a bare file name (letters, digits, ".", "_" or "-", starting with a letter or digit, no ".." and no "/"), which is looked up as fragments/NAME.yaml beside the graph file and nowhere else`;
 }
 function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
-  const folder = join12(dirname5(graphPath), "fragments");
-  const shownFolder = join12(dirname5(shownGraphPath), "fragments");
+  const folder = join13(dirname5(graphPath), "fragments");
+  const shownFolder = join13(dirname5(shownGraphPath), "fragments");
   return {
     async read(name) {
-      const location = join12(shownFolder, `${name}.yaml`);
+      const location = join13(shownFolder, `${name}.yaml`);
       const problem = fragmentNameProblem(name);
       if (problem !== null) return { kind: "unreadable", location, reason: problem };
-      const path2 = join12(folder, `${name}.yaml`);
+      const path2 = join13(folder, `${name}.yaml`);
       try {
         const entry = await lstat4(path2);
         if (entry.isSymbolicLink()) {
@@ -38080,7 +38162,7 @@ function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
         if (entry.isDirectory()) {
           return { kind: "unreadable", location, reason: "it is a directory, not a fragment file" };
         }
-        if (dirname5(await realpath2(path2)) !== join12(await realpath2(dirname5(graphPath)), "fragments")) {
+        if (dirname5(await realpath2(path2)) !== join13(await realpath2(dirname5(graphPath)), "fragments")) {
           return {
             kind: "unreadable",
             location,
@@ -41063,7 +41145,7 @@ import {
   writeFileSync as writeFileSync2
 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 
 // src/graph/file-name.ts
 function nodeFileName(id2) {
@@ -41072,7 +41154,7 @@ function nodeFileName(id2) {
 
 // src/engine/run-dir.ts
 function liveLockHolder(runDir) {
-  const path2 = join13(runDir, "run.lock");
+  const path2 = join14(runDir, "run.lock");
   if (!existsSync3(path2)) return null;
   const holder = (() => {
     try {
@@ -41094,12 +41176,12 @@ var RunDirectory = class {
   /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
   constructor(runsDir, runId) {
     this.runId = runId;
-    this.path = join13(runsDir, runId);
-    mkdirSync2(join13(this.path, "nodes"), { recursive: true });
-    const ignore = join13(runsDir, ".gitignore");
+    this.path = join14(runsDir, runId);
+    mkdirSync2(join14(this.path, "nodes"), { recursive: true });
+    const ignore = join14(runsDir, ".gitignore");
     if (!existsSync3(ignore))
       writeFileSync2(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
-    mkdirSync2(join13(this.path, "failed"), { recursive: true });
+    mkdirSync2(join14(this.path, "failed"), { recursive: true });
   }
   runId;
   path;
@@ -41113,7 +41195,7 @@ var RunDirectory = class {
    * @returns `null` when taken, else why not (which process holds it).
    */
   lock() {
-    const path2 = join13(this.path, "run.lock");
+    const path2 = join14(this.path, "run.lock");
     const mine = `${process.pid}@${hostname3()}`;
     for (let attempt2 = 0; attempt2 < 2; attempt2++) {
       try {
@@ -41132,7 +41214,7 @@ var RunDirectory = class {
   }
   /** Releases the lock taken by {@link lock} (only if this process holds it). */
   unlock() {
-    const path2 = join13(this.path, "run.lock");
+    const path2 = join14(this.path, "run.lock");
     try {
       if (readFileSync6(path2, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync2(path2, { force: true });
     } catch {
@@ -41141,14 +41223,14 @@ var RunDirectory = class {
   /** Appends one event line with a timestamp. */
   event(event) {
     appendFileSync(
-      join13(this.path, "events.jsonl"),
+      join14(this.path, "events.jsonl"),
       `${JSON.stringify({ at: (/* @__PURE__ */ new Date()).toISOString(), ...event })}
 `
     );
   }
   /** Writes a JSON file atomically (temp file + rename), so a crash never leaves half a file. */
   writeJson(name, value) {
-    const target = join13(this.path, name);
+    const target = join14(this.path, name);
     const temp = `${target}.${process.pid}.tmp`;
     const text2 = `${JSON.stringify(value, null, 2)}
 `;
@@ -41171,23 +41253,23 @@ var RunDirectory = class {
   }
   /** Writes a text file (node output, patch) and returns its path. */
   writeText(name, text2) {
-    const target = join13(this.path, name);
+    const target = join14(this.path, name);
     writeFileSync2(target, text2);
     return target;
   }
   /** Writes a binary file (a patch need not be UTF-8) and returns its path. */
   writeBytes(name, bytes) {
-    const target = join13(this.path, name);
+    const target = join14(this.path, name);
     writeFileSync2(target, bytes);
     return target;
   }
   /** Path of a node's saved output (the `{{ artifacts.ID }}` target). */
   nodeOutputPath(nodeId) {
-    return join13(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
+    return join14(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
   }
   /** Path of a failed node's saved reply. */
   failedOutputPath(nodeId) {
-    return join13(this.path, "failed", `${nodeFileName(nodeId)}.out`);
+    return join14(this.path, "failed", `${nodeFileName(nodeId)}.out`);
   }
 };
 
@@ -41227,7 +41309,7 @@ import { resolve as resolve6 } from "node:path";
 
 // src/engine/outside-writes.ts
 import { lstatSync as lstatSync2, realpathSync as realpathSync4 } from "node:fs";
-import { basename as basename5, dirname as dirname6, isAbsolute as isAbsolute6, join as join14, relative as relative7, resolve as resolve5, sep as sep5 } from "node:path";
+import { basename as basename5, dirname as dirname6, isAbsolute as isAbsolute6, join as join15, relative as relative7, resolve as resolve5, sep as sep5 } from "node:path";
 var OUTSIDE_WRITES_KEPT = 10;
 function outsideWrites(paths, where) {
   const root = realOrSelf(resolve5(where.repoRoot));
@@ -41255,7 +41337,7 @@ function placePath(path2, cwd) {
   for (; ; ) {
     if (exists(current)) {
       try {
-        return rest.length === 0 ? realpathSync4(current) : join14(realpathSync4(current), ...rest);
+        return rest.length === 0 ? realpathSync4(current) : join15(realpathSync4(current), ...rest);
       } catch {
         return null;
       }
@@ -41334,7 +41416,7 @@ function concurrencyProblem(concurrency) {
 
 // src/engine/run-state.ts
 import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 var RUN_STATE_SCHEMA_VERSION = 2;
 var usage = external_exports.object({
   inputTokens: external_exports.number(),
@@ -41470,7 +41552,7 @@ var RunStateError = class extends Error {
   name = "RunStateError";
 };
 function readRunState(runDir) {
-  const path2 = join15(runDir, "state.json");
+  const path2 = join16(runDir, "state.json");
   if (!existsSync6(path2)) {
     throw new RunStateError(
       `${path2} does not exist: the run directory holds no state (was the run refused, or is this the wrong run id?)`
@@ -46418,13 +46500,13 @@ function runEndOfAbort(signal2) {
 }
 
 // src/engine/run-worktrees.ts
-import { existsSync as existsSync9, readdirSync as readdirSync3, realpathSync as realpathSync5, rmdirSync, rmSync as rmSync3 } from "node:fs";
-import { join as join17 } from "node:path";
+import { existsSync as existsSync9, readdirSync as readdirSync4, realpathSync as realpathSync5, rmdirSync, rmSync as rmSync3 } from "node:fs";
+import { join as join18 } from "node:path";
 
 // src/evidence/patch.ts
 import { mkdtemp as mkdtemp2, readFile as readFile4, rm as rm3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 var FALLBACK_IDENTITY = {
   name: "evidence-gate",
   email: "evidence-gate@users.noreply.github.com"
@@ -46441,9 +46523,9 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
   });
 }
 async function wholeDiff(run2, base, tree) {
-  const outDir = await mkdtemp2(join16(tmpdir2(), "evidence-gate-patch-"));
+  const outDir = await mkdtemp2(join17(tmpdir2(), "evidence-gate-patch-"));
   try {
-    const out = join16(outDir, "patch.diff");
+    const out = join17(outDir, "patch.diff");
     await run2(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
     return await readFile4(out);
   } finally {
@@ -46555,7 +46637,7 @@ var RunWorktrees = class {
   }
   /** The folder holding the checkouts: `<runDir>/worktrees`. */
   get folder() {
-    return join17(this.#o.runDir, WORKTREES_FOLDER);
+    return join18(this.#o.runDir, WORKTREES_FOLDER);
   }
   /**
    * The checkout of worktree `name`, made the first time the leg asks for it (see the module docstring).
@@ -46593,11 +46675,11 @@ var RunWorktrees = class {
       closed.push(await this.#closeOne(tree));
     }
     await this.#git(["worktree", "prune"]).catch(() => void 0);
-    if (existsSync9(this.folder) && readdirSync3(this.folder).length === 0) rmdirSync(this.folder);
+    if (existsSync9(this.folder) && readdirSync4(this.folder).length === 0) rmdirSync(this.folder);
     return closed;
   }
   async #create(name) {
-    const path2 = join17(this.folder, name);
+    const path2 = join18(this.folder, name);
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
@@ -47296,7 +47378,7 @@ import { dirname as dirname7 } from "node:path";
 import { existsSync as existsSync11 } from "node:fs";
 import { mkdtemp as mkdtemp3, rm as rm4 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { isAbsolute as isAbsolute8, join as join18, relative as relative10 } from "node:path";
+import { isAbsolute as isAbsolute8, join as join19, relative as relative10 } from "node:path";
 
 // src/evidence/base-comparison.ts
 function compareWithBase(head, base, commit) {
@@ -47362,7 +47444,7 @@ var BaseVerifier = class {
         `the command ran in ${options3.cwd}, outside the repository's main working tree (a managed worktree): only the main working tree is compared with the base`
       );
     }
-    const cwd = join18(checkout.tree, rel);
+    const cwd = join19(checkout.tree, rel);
     if (!existsSync11(cwd)) {
       return notCompared(
         checkout.base.commit,
@@ -47423,8 +47505,8 @@ var BaseVerifier = class {
     }
     let folder = null;
     try {
-      folder = await mkdtemp3(join18(this.o.tempParent ?? tmpdir3(), "evidence-gate-base-"));
-      const tree = join18(folder, "tree");
+      folder = await mkdtemp3(join19(this.o.tempParent ?? tmpdir3(), "evidence-gate-base-"));
+      const tree = join19(folder, "tree");
       await git(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", tree, commit], gitOptions4);
       shareWithIdentity(folder);
       return { ok: true, base: { commit, chosenAs }, folder, tree };
@@ -47713,7 +47795,7 @@ async function runPlan(o, { frame, store }, run2) {
 
 // src/engine/goal-loop.ts
 import { writeFileSync as writeFileSync5 } from "node:fs";
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 
 // src/ledger/plan-words.ts
 var NO_BUILD_EVIDENCE_WORDS = "every verdict below is the model's, about its own work";
@@ -48292,7 +48374,7 @@ function addUsd2(spent, total2) {
   return total2.kind === "known" ? { usd: spent.usd + total2.usd, unknown: spent.unknown } : { usd: spent.usd + total2.knownUsd, unknown: true };
 }
 function assess(o, loop, cycle) {
-  const cwd = o.workingDirectory !== void 0 ? join19(o.repoDir, o.workingDirectory) : o.repoDir;
+  const cwd = o.workingDirectory !== void 0 ? join20(o.repoDir, o.workingDirectory) : o.repoDir;
   return assessCycle({
     runtime: o.runtime,
     executable: executableFor(o.runtime, o),
@@ -48790,17 +48872,17 @@ async function runHandWritten(o) {
 
 // src/engine/resume-run.ts
 import { existsSync as existsSync13, readFileSync as readFileSync11 } from "node:fs";
-import { join as join21, relative as relative11, resolve as resolve9 } from "node:path";
+import { join as join22, relative as relative11, resolve as resolve9 } from "node:path";
 
 // src/engine/leg-end-files.ts
 import { existsSync as existsSync12 } from "node:fs";
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 async function restoreLegEndFiles(state, runDir, gitContext) {
   const expected = state.leg_end_tree;
   if (expected === void 0 || expected === null) return null;
   const now = await evidenceTree(state.repo_dir, gitContext);
   if (now === expected) return null;
-  const patch = join20(runDir, "patch.diff");
+  const patch = join21(runDir, "patch.diff");
   if (now === state.starting_commit.tree && existsSync12(patch)) {
     try {
       await applyPatch(state.repo_dir, patch, gitContext);
@@ -48821,7 +48903,7 @@ function readResumableRun(runsDir, runId) {
       message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
     };
   }
-  const path2 = join21(runsDir, runId);
+  const path2 = join22(runsDir, runId);
   if (!existsSync13(path2)) {
     return {
       kind: "usage_error",
@@ -48835,7 +48917,7 @@ function readResumableRun(runsDir, runId) {
     if (error63 instanceof RunStateError) return { kind: "usage_error", message: error63.message };
     throw error63;
   }
-  const graphPath = join21(path2, "graph.json");
+  const graphPath = join22(path2, "graph.json");
   if (!existsSync13(graphPath))
     return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
   let spec;
@@ -49046,7 +49128,7 @@ async function resumeRun(o) {
   const chosen = resumedRuntime(o, run2);
   if (chosen.kind !== "runtime") return chosen;
   const { runtime, warnings } = chosen;
-  const ceilingProblem = missingCeilingProblem(run2, join21(path2, "state.json"));
+  const ceilingProblem = missingCeilingProblem(run2, join22(path2, "state.json"));
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
@@ -49145,7 +49227,7 @@ function resumedPlan(state, o) {
   };
 }
 function leftIgnoredBaseline(runDir) {
-  const baselinePath = join21(runDir, IGNORED_BASELINE_FILE);
+  const baselinePath = join22(runDir, IGNORED_BASELINE_FILE);
   return ignoredFilesFromData(
     existsSync13(baselinePath) ? safeJson(readFileSync11(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
   );
@@ -49449,7 +49531,7 @@ function describeMode(mode) {
 
 // src/pull-request/base-agent-config-run.ts
 import { mkdtempSync as mkdtempSync2 } from "node:fs";
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 
 // src/policy/agent-config-paths.ts
 var AGENT_CONFIG_FOLDERS = [".claude", ".codex"];
@@ -49637,7 +49719,7 @@ async function collect(tree, read) {
 
 // src/pull-request/agent-config-restore.ts
 import { lstat as lstat5, mkdir, readFile as readFile5, readlink, rename, rm as rm5, rmdir, symlink, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname8, join as join22 } from "node:path";
+import { dirname as dirname8, join as join23 } from "node:path";
 var AGENT_CONFIG_PATHSPECS = [
   ...AGENT_CONFIG_FILES.map((name) => `:(glob)**/${name}`),
   ...AGENT_CONFIG_FOLDERS.flatMap((name) => [`:(glob)**/${name}`, `:(glob)**/${name}/**`])
@@ -49665,7 +49747,7 @@ async function parentsAreFolders(root, path2) {
   const segments3 = path2.split("/").slice(0, -1);
   let at = root;
   for (const segment of segments3) {
-    at = join22(at, segment);
+    at = join23(at, segment);
     try {
       const stats = await lstat5(at);
       if (!stats.isDirectory()) return false;
@@ -49687,7 +49769,7 @@ async function pruneEmpty(dir, stop, keep) {
   }
 }
 async function place(root, path2, leaf) {
-  const target = join22(root, path2);
+  const target = join23(root, path2);
   await mkdir(dirname8(target), { recursive: true });
   if (leaf.kind === "file") await writeFile2(target, leaf.bytes, { mode: leaf.executable ? 493 : 420 });
   else if (leaf.kind === "symlink") await symlink(leaf.target, target);
@@ -49774,7 +49856,7 @@ async function swapInBaseAgentConfig(o) {
   const prEntries = await withWorkingTreeIndex(root, plain, snapshotEntries);
   const existingFolders = /* @__PURE__ */ new Set();
   for (const path2 of paths) {
-    for (let dir = dirname8(join22(root, path2)); dir.startsWith(`${root}/`); dir = dirname8(dir)) {
+    for (let dir = dirname8(join23(root, path2)); dir.startsWith(`${root}/`); dir = dirname8(dir)) {
       const stats = await lstat5(dir).catch(() => null);
       if (stats?.isDirectory()) existingFolders.add(dir);
     }
@@ -49782,17 +49864,17 @@ async function swapInBaseAgentConfig(o) {
   const prLeaves = /* @__PURE__ */ new Map();
   for (const path2 of paths) {
     if (!await parentsAreFolders(root, path2)) continue;
-    const leaf = await leafAt(join22(root, path2));
+    const leaf = await leafAt(join23(root, path2));
     if (leaf.kind === "absent" || leaf.kind === "other") continue;
     prLeaves.set(path2, leaf);
-    await move(join22(root, path2), join22(o.asideDir, path2));
-    await pruneEmpty(dirname8(join22(root, path2)), root, /* @__PURE__ */ new Set());
+    await move(join23(root, path2), join23(o.asideDir, path2));
+    await pruneEmpty(dirname8(join23(root, path2)), root, /* @__PURE__ */ new Set());
   }
   const notPlaced = [];
   const placedLeaves = /* @__PURE__ */ new Map();
   for (const [path2, entry] of baseByPath) {
     const leaf = leafOf(entry);
-    const existing = await leafAt(join22(root, path2));
+    const existing = await leafAt(join23(root, path2));
     if (!await parentsAreFolders(root, path2) || existing.kind !== "absent") {
       notPlaced.push(
         `${path2} (something of the pull request's that is not agent configuration is in the way)`
@@ -49818,14 +49900,14 @@ async function swapInBaseAgentConfig(o) {
         changedByRun.push(path2);
         continue;
       }
-      const now = await leafAt(join22(root, path2));
+      const now = await leafAt(join23(root, path2));
       if (!sameLeaf(now, placedLeaves.get(path2) ?? { kind: "absent" })) {
         changedByRun.push(path2);
         continue;
       }
       if (now.kind !== "absent") {
-        await rm5(join22(root, path2), { force: true });
-        await pruneEmpty(dirname8(join22(root, path2)), root, existingFolders);
+        await rm5(join23(root, path2), { force: true });
+        await pruneEmpty(dirname8(join23(root, path2)), root, existingFolders);
       }
       back.push(path2);
     }
@@ -49835,7 +49917,7 @@ async function swapInBaseAgentConfig(o) {
         changedByRun.push(path2);
         continue;
       }
-      if (prLeaves.has(path2)) await move(join22(o.asideDir, path2), join22(root, path2));
+      if (prLeaves.has(path2)) await move(join23(o.asideDir, path2), join23(root, path2));
       restoredPaths.push(path2);
     }
     restoredPaths.sort();
@@ -49889,7 +49971,7 @@ var BaseAgentConfigRun = class {
       });
       if (base.gitNote !== void 0)
         this.#run.runner.info(`agent configuration: read through the API (${base.gitNote})`);
-      const asideDir = mkdtempSync2(join23(temp, "evidence-gate", "pr-agent-config-"));
+      const asideDir = mkdtempSync2(join24(temp, "evidence-gate", "pr-agent-config-"));
       this.#swap = await swapInBaseAgentConfig({ repoDir: workspace, asideDir, base, gitContext });
       const via = { git: "with git", "git-fetch": "with git (fetched)", api: "through the API" }[base.via];
       const swap = this.#swap;
@@ -49925,7 +50007,7 @@ var BaseAgentConfigRun = class {
 
 // src/github/base-ref-graph.ts
 import { realpathSync as realpathSync6 } from "node:fs";
-import { join as join24, relative as relative12, sep as sep7 } from "node:path";
+import { join as join25, relative as relative12, sep as sep7 } from "node:path";
 
 // src/core/graph-file-limit.ts
 var GRAPH_FILE_MAX_BYTES = 1024 * 1024;
@@ -49971,7 +50053,7 @@ async function readBaseRefGraph(octokit, target) {
   return { ok: true, text: text2, bytes: file2.bytes, source };
 }
 async function readWorkspaceGraph(workspace, path2) {
-  const file2 = join24(workspace, ...path2.split("/"));
+  const file2 = join25(workspace, ...path2.split("/"));
   let real2;
   let root;
   try {
@@ -50081,7 +50163,7 @@ async function readText(octokit, target, path2, location, bound2) {
 
 // src/pull-request/running-mode.ts
 import { mkdirSync as mkdirSync5 } from "node:fs";
-import { join as join30, resolve as resolve11 } from "node:path";
+import { join as join31, resolve as resolve11 } from "node:path";
 
 // src/ledger/render-patch.ts
 function patchSection(ledger, detail) {
@@ -50556,10 +50638,10 @@ ${appendix}`;
 
 // src/run/model-cli.ts
 import { chmodSync, mkdirSync as mkdirSync4, mkdtempSync as mkdtempSync3 } from "node:fs";
-import { join as join28 } from "node:path";
+import { join as join29 } from "node:path";
 
 // src/run/codex-home.ts
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 function codexHomesRoot(env, workspace) {
   const writable = ["/tmp", env.TMPDIR, workspace].filter((p) => p !== void 0 && p !== "");
   const candidates = [
@@ -50568,7 +50650,7 @@ function codexHomesRoot(env, workspace) {
   ];
   for (const [, base, rest] of candidates) {
     if (base === void 0 || base === "") continue;
-    const path2 = join25(base, ...rest);
+    const path2 = join26(base, ...rest);
     if (!writable.some((root) => liesInRepository(path2, { cwd: "/", repoRoot: root })))
       return { ok: true, path: path2 };
   }
@@ -50583,7 +50665,7 @@ function codexHomesRoot(env, workspace) {
 import { createHash as createHash6 } from "node:crypto";
 import { closeSync, mkdirSync as mkdirSync3, openSync, readSync, realpathSync as realpathSync7, statSync as statSync6 } from "node:fs";
 import { open as open4 } from "node:fs/promises";
-import { join as join27, relative as relative13, sep as sep8 } from "node:path";
+import { join as join28, relative as relative13, sep as sep8 } from "node:path";
 
 // node_modules/@actions/tool-cache/lib/tool-cache.js
 import * as fs from "fs";
@@ -50806,12 +50888,12 @@ async function sha256Of(path2) {
 async function ensureCli(cli, options3) {
   const cached2 = find(cli.cacheName, options3.version);
   if (cached2 !== "") {
-    const path3 = join27(cached2, "node_modules", ".bin", cli.bin);
+    const path3 = join28(cached2, "node_modules", ".bin", cli.bin);
     options3.log(`${cli.bin} ${options3.version} found in the tool cache: ${path3}`);
     return pin(cli, path3, false, options3);
   }
   const temp = options3.env.RUNNER_TEMP ?? "/tmp";
-  const prefix = join27(temp, `${cli.cacheName}-${options3.version}`);
+  const prefix = join28(temp, `${cli.cacheName}-${options3.version}`);
   mkdirSync3(prefix, { recursive: true });
   const spec = `${cli.npmPackage}@${options3.version}`;
   options3.log(`${cli.bin} ${options3.version} is not in the tool cache: installing ${spec} with npm`);
@@ -50834,7 +50916,7 @@ async function ensureCli(cli, options3) {
     return { kind: "failed", message: `could not install ${spec}: ${why2}` };
   }
   const dir = await cacheDir(prefix, cli.cacheName, options3.version);
-  const path2 = join27(dir, "node_modules", ".bin", cli.bin);
+  const path2 = join28(dir, "node_modules", ".bin", cli.bin);
   options3.log(`installed ${cli.bin} ${options3.version} into the tool cache: ${path2}`);
   return pin(cli, path2, true, options3);
 }
@@ -50865,7 +50947,7 @@ async function pin(cli, path2, installed, options3) {
     const why2 = error63 instanceof Error ? error63.message : String(error63);
     return {
       kind: "failed",
-      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why2}): remove ${join27(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why2}): remove ${join28(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
     };
   }
   if (options3.workspace !== void 0) {
@@ -50873,7 +50955,7 @@ async function pin(cli, path2, installed, options3) {
     if (inside2 === "" || !(inside2 === ".." || inside2.startsWith(`..${sep8}`))) {
       return {
         kind: "failed",
-        message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} leads into the workspace (${real2}), which the pull request controls: it is not run. Remove ${join27(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+        message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} leads into the workspace (${real2}), which the pull request controls: it is not run. Remove ${join28(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
       };
     }
   }
@@ -50898,14 +50980,14 @@ var ModelCliSetup = class {
   #clis;
   constructor(options3) {
     this.#options = options3;
-    const claudeHomes = join28(options3.temp, "evidence-gate", "homes");
+    const claudeHomes = join29(options3.temp, "evidence-gate", "homes");
     let codexHomes = null;
     this.#clis = {
       claude: {
         prepare: () => this.#install(runtimeFor("claude")),
         home: (name) => {
           mkdirSync4(claudeHomes, { recursive: true });
-          const home = mkdtempSync3(join28(claudeHomes, name));
+          const home = mkdtempSync3(join29(claudeHomes, name));
           giveToIdentity(home);
           return { HOME: home };
         }
@@ -50928,8 +51010,8 @@ var ModelCliSetup = class {
               "Internal error: a codex call was made before beforeFirstModelCall chose its homes"
             );
           mkdirSync4(codexHomes, { recursive: true, mode: 448 });
-          const home = mkdtempSync3(join28(codexHomes, name));
-          const codexHome = join28(home, ".codex");
+          const home = mkdtempSync3(join29(codexHomes, name));
+          const codexHome = join29(home, ".codex");
           mkdirSync4(codexHome);
           if (currentChildIdentity() !== null) {
             chmodSync(codexHomes, 457);
@@ -51445,7 +51527,7 @@ function resumeHintMarkdown(input2) {
 // src/proc/trusted-git-dir.ts
 import { realpathSync as realpathSync8 } from "node:fs";
 import { copyFile, cp as cp2, lstat as lstat6, mkdir as mkdir2, mkdtemp as mkdtemp4, readFile as readFile6, rm as rm6, writeFile as writeFile3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute10, join as join29 } from "node:path";
+import { isAbsolute as isAbsolute10, join as join30 } from "node:path";
 var TrustedGitDirError = class extends Error {
   constructor(parent, detail) {
     super(
@@ -51489,24 +51571,24 @@ async function optional3(run2) {
   }
 }
 async function copyObjects(o) {
-  const alternates = join29(o.objects, "info", "alternates");
-  await cp2(o.objects, join29(o.into, "objects"), {
+  const alternates = join30(o.objects, "info", "alternates");
+  await cp2(o.objects, join30(o.into, "objects"), {
     recursive: true,
     force: true,
-    filter: async (src) => src !== alternates && src !== join29(o.objects, "info", "http-alternates") && !(await lstat6(src)).isSymbolicLink()
+    filter: async (src) => src !== alternates && src !== join30(o.objects, "info", "http-alternates") && !(await lstat6(src)).isSymbolicLink()
   });
   const kept = (await readFile6(alternates, "utf8").catch(() => "")).split("\n").filter((line2) => isAbsolute10(line2) && !isInside(line2, o.workTree));
-  if (kept.length > 0) await writeFile3(join29(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
+  if (kept.length > 0) await writeFile3(join30(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
 `);
-  if (o.shallow !== null) await copyFile(o.shallow, join29(o.into, "shallow")).catch(() => void 0);
+  if (o.shallow !== null) await copyFile(o.shallow, join30(o.into, "shallow")).catch(() => void 0);
 }
 var MAX_EXCLUDE_BYTES = 1024 * 1024;
 async function copyExclude(exclude, gitDir) {
   if (exclude === null || !isAbsolute10(exclude)) return;
   const stats = await lstat6(exclude).catch(() => null);
   if (stats === null || !stats.isFile() || stats.size > MAX_EXCLUDE_BYTES) return;
-  await mkdir2(join29(gitDir, "info"), { recursive: true });
-  await copyFile(exclude, join29(gitDir, "info", "exclude"));
+  await mkdir2(join30(gitDir, "info"), { recursive: true });
+  await copyFile(exclude, join30(gitDir, "info", "exclude"));
 }
 async function makeTrustedGitDir(o) {
   if (currentTrustedGit() !== null)
@@ -51516,9 +51598,9 @@ async function makeTrustedGitDir(o) {
   const workTree = await optional3(() => git(["rev-parse", "--show-toplevel"], inCheckout));
   await mkdir2(o.parent, { recursive: true, mode: 448 });
   if (workTree === null) {
-    const home2 = await mkdtemp4(join29(o.parent, ".trusted-git-"));
-    await mkdir2(join29(home2, "none"));
-    return { gitDir: join29(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
+    const home2 = await mkdtemp4(join30(o.parent, ".trusted-git-"));
+    await mkdir2(join30(home2, "none"));
+    return { gitDir: join30(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
   }
   const at = { ...inCheckout, cwd: workTree };
   const head = await optional3(() => git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], at));
@@ -51531,8 +51613,8 @@ async function makeTrustedGitDir(o) {
     await gitPath("info/exclude")
   ];
   const originUrl = usableOrigin(await optional3(() => git(["config", "--get", "remote.origin.url"], at)));
-  const home = await mkdtemp4(join29(o.parent, ".trusted-git-"));
-  const gitDir = join29(home, "git");
+  const home = await mkdtemp4(join30(o.parent, ".trusted-git-"));
+  const gitDir = join30(home, "git");
   const dir = { gitDir, workTree, home, startCommit: head };
   try {
     const here = {
@@ -51546,13 +51628,13 @@ async function makeTrustedGitDir(o) {
       ["init", "--quiet", "--bare", "--template=", `--object-format=${sha256 ? "sha256" : "sha1"}`, gitDir],
       here
     );
-    await writeFile3(join29(gitDir, "config"), trustedConfig({ sha256, originUrl }));
+    await writeFile3(join30(gitDir, "config"), trustedConfig({ sha256, originUrl }));
     if (head === null || objects === null) return dir;
     await copyObjects({ objects, shallow, into: gitDir, workTree });
     await copyExclude(exclude, gitDir);
     const inTrusted = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
     await git([...inTrusted, "update-ref", "--no-deref", "HEAD", head], here);
-    const index = join29(gitDir, "index");
+    const index = join30(gitDir, "index");
     let seeded = false;
     if (indexPath !== null && isAbsolute10(indexPath)) {
       try {
@@ -51840,8 +51922,8 @@ function postingReporter(run2) {
 }
 function runnerFolders(env) {
   const workspace = resolve11(env.GITHUB_WORKSPACE ?? process.cwd());
-  const temp = env.RUNNER_TEMP ?? join30(workspace, ".evidence-gate-tmp");
-  const runsDir = join30(temp, "evidence-gate", "runs");
+  const temp = env.RUNNER_TEMP ?? join31(workspace, ".evidence-gate-tmp");
+  const runsDir = join31(temp, "evidence-gate", "runs");
   mkdirSync5(runsDir, { recursive: true });
   return { workspace, temp, runsDir };
 }
@@ -52047,7 +52129,7 @@ Fix the graph on the base branch (check a fix with mode: lint).`;
 
 // src/pull-request/isolation-scope.ts
 import { existsSync as existsSync17, mkdtempSync as mkdtempSync5, rmSync as rmSync5 } from "node:fs";
-import { join as join34, resolve as resolve13 } from "node:path";
+import { join as join35, resolve as resolve13 } from "node:path";
 
 // src/proc/checkout-git.ts
 import { spawnSync as spawnSync4 } from "node:child_process";
@@ -52057,7 +52139,7 @@ import {
   existsSync as existsSync15,
   lstatSync as lstatSync3,
   mkdirSync as mkdirSync6,
-  readdirSync as readdirSync5,
+  readdirSync as readdirSync6,
   readFileSync as readFileSync12,
   readlinkSync,
   renameSync as renameSync3,
@@ -52067,7 +52149,7 @@ import {
   unlinkSync,
   writeFileSync as writeFileSync7
 } from "node:fs";
-import { basename as basename7, dirname as dirname10, join as join31, relative as relative15, sep as sep10 } from "node:path";
+import { basename as basename7, dirname as dirname10, join as join32, relative as relative15, sep as sep10 } from "node:path";
 var GUARD_FILE = "guard.json";
 var CONTROL_FILES = ["config", "config.worktree", "commondir", "gitdir"];
 var CONTROL_DIRS = ["hooks", "info"];
@@ -52085,30 +52167,30 @@ function gitDirsIn(gitDir, rel = "") {
     const walk = (at) => {
       let names;
       try {
-        names = readdirSync5(join31(gitDir, at));
+        names = readdirSync6(join32(gitDir, at));
       } catch {
         return;
       }
       for (const name of names) {
-        const child = join31(at, name);
-        const stats = lstatSync3(join31(gitDir, child));
+        const child = join32(at, name);
+        const stats = lstatSync3(join32(gitDir, child));
         if (!stats.isDirectory()) continue;
-        if (existsSync15(join31(gitDir, child, "HEAD"))) dirs.push(...gitDirsIn(gitDir, child));
+        if (existsSync15(join32(gitDir, child, "HEAD"))) dirs.push(...gitDirsIn(gitDir, child));
         else if (sub === "modules") walk(child);
       }
     };
-    walk(join31(rel, sub));
+    walk(join32(rel, sub));
   }
   return [...new Set(dirs)];
 }
 function snapshotGitDir(gitDir, into) {
   for (const rel of gitDirsIn(gitDir)) {
-    mkdirSync6(join31(into, rel), { recursive: true, mode: 448 });
-    if (existsSync15(join31(gitDir, rel, "HEAD"))) cpSync(join31(gitDir, rel, "HEAD"), join31(into, rel, "HEAD"));
+    mkdirSync6(join32(into, rel), { recursive: true, mode: 448 });
+    if (existsSync15(join32(gitDir, rel, "HEAD"))) cpSync(join32(gitDir, rel, "HEAD"), join32(into, rel, "HEAD"));
     for (const name of [...CONTROL_FILES, ...CONTROL_DIRS]) {
-      const from = join31(gitDir, rel, name);
+      const from = join32(gitDir, rel, name);
       if (!existsSync15(from)) continue;
-      cpSync(from, join31(into, rel, name), { recursive: true, verbatimSymlinks: true });
+      cpSync(from, join32(into, rel, name), { recursive: true, verbatimSymlinks: true });
     }
   }
 }
@@ -52122,7 +52204,7 @@ function guardCheckoutGit(identity, workspace, snapshot) {
       const kind = stats.isSymbolicLink() ? "link" : stats.isDirectory() ? "dir" : "file";
       const content = kind === "link" ? readlinkSync(path2) : kind === "file" ? readFileSync12(path2).toString("base64") : null;
       entries.push({ path: path2, dev: stats.dev, ino: stats.ino, kind, content });
-      if (kind === "dir") snapshotGitDir(path2, join31(snapshot, String(index)));
+      if (kind === "dir") snapshotGitDir(path2, join32(snapshot, String(index)));
       if (kind === "link") continue;
       const locked = runPrivileged(identity, ["chmod", "-R", "g-w", path2]);
       if (locked !== null) return `could not take group write off ${path2} (${locked})`;
@@ -52134,7 +52216,7 @@ function guardCheckoutGit(identity, workspace, snapshot) {
       snapshot,
       entries
     };
-    writeFileSync7(join31(snapshot, GUARD_FILE), JSON.stringify(guard2), { mode: 384 });
+    writeFileSync7(join32(snapshot, GUARD_FILE), JSON.stringify(guard2), { mode: 384 });
     return guard2;
   } catch (error63) {
     return `could not record the checkout's git directories (${error63 instanceof Error ? error63.message : String(error63)})`;
@@ -52150,8 +52232,8 @@ function findByInode(entry, workspace) {
     }
   };
   const parent = dirname10(entry.path);
-  for (const name of existsSync15(parent) ? readdirSync5(parent) : []) {
-    if (matches2(join31(parent, name))) return join31(parent, name);
+  for (const name of existsSync15(parent) ? readdirSync6(parent) : []) {
+    if (matches2(join32(parent, name))) return join32(parent, name);
   }
   const found = spawnSync4("find", [workspace, "-xdev", "-inum", String(entry.ino), "-print0"], {
     encoding: "utf8",
@@ -52182,7 +52264,7 @@ function realParents(workspace, path2) {
   if (rel === "" || rel.startsWith("..")) return removed;
   let at = workspace;
   for (const part of rel.split(sep10)) {
-    at = join31(at, part);
+    at = join32(at, part);
     const stats = lstatSync3(at, { throwIfNoEntry: false });
     if (stats?.isDirectory() === true) continue;
     if (stats !== void 0) {
@@ -52220,15 +52302,15 @@ function sameTree(a, b) {
     return sa.isSymbolicLink() && sb.isSymbolicLink() && readlinkSync(a) === readlinkSync(b);
   if (sa.isDirectory() !== sb.isDirectory() || (sa.mode & 73) !== (sb.mode & 73)) return false;
   if (!sa.isDirectory()) return sa.isFile() && sb.isFile() && readFileSync12(a).equals(readFileSync12(b));
-  const names = readdirSync5(a).sort();
-  const other = readdirSync5(b).sort();
-  return names.length === other.length && names.every((n, i) => n === other[i] && sameTree(join31(a, n), join31(b, n)));
+  const names = readdirSync6(a).sort();
+  const other = readdirSync6(b).sort();
+  return names.length === other.length && names.every((n, i) => n === other[i] && sameTree(join32(a, n), join32(b, n)));
 }
 function restoreGitDir(from, gitDir) {
   for (const rel of gitDirsIn(from)) {
     for (const name of [...CONTROL_FILES, ...CONTROL_DIRS]) {
-      const saved = join31(from, rel, name);
-      const live2 = join31(gitDir, rel, name);
+      const saved = join32(from, rel, name);
+      const live2 = join32(gitDir, rel, name);
       if (sameTree(saved, live2)) continue;
       rmSync4(live2, { recursive: true, force: true });
       if (existsSync15(saved)) cpSync(saved, live2, { recursive: true, verbatimSymlinks: true });
@@ -52245,7 +52327,7 @@ function restoreCheckoutGit(guard2) {
       if (problem !== null) problems.push(problem);
       else if (!wasThere)
         restored.push(`${relative15(guard2.workspace, entry.path) || basename7(entry.path)} (replaced)`);
-      const saved = join31(guard2.snapshot, String(index));
+      const saved = join32(guard2.snapshot, String(index));
       if (entry.kind === "dir" && problem === null && existsSync15(saved)) {
         const before = sameSnapshot(saved, entry.path);
         restoreGitDir(saved, entry.path);
@@ -52274,7 +52356,7 @@ function restoreCheckoutGit(guard2) {
 function sameSnapshot(from, gitDir) {
   return gitDirsIn(from).every(
     (rel) => [...CONTROL_FILES, ...CONTROL_DIRS].every(
-      (name) => sameTree(join31(from, rel, name), join31(gitDir, rel, name))
+      (name) => sameTree(join32(from, rel, name), join32(gitDir, rel, name))
     )
   );
 }
@@ -52286,7 +52368,7 @@ import { dirname as dirname11, resolve as resolve12 } from "node:path";
 
 // src/proc/run-home.ts
 import { lstatSync as lstatSync4, mkdirSync as mkdirSync7, mkdtempSync as mkdtempSync4 } from "node:fs";
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 var SHARED_CACHES = { npm: "npm_config_cache", pip: "PIP_CACHE_DIR" };
 var SHARED_CACHE_ROOT = "/var/cache/evidence-gate-pr";
 function lockLoginHome(identity, loginHome) {
@@ -52307,11 +52389,11 @@ function lockLoginHome(identity, loginHome) {
 }
 function makeRunHome(identity, parent, caches) {
   mkdirSync7(parent, { recursive: true });
-  const root = mkdtempSync4(join32(parent, "pr-user-"));
+  const root = mkdtempSync4(join33(parent, "pr-user-"));
   const dirs = { home: "home", tmp: "tmp", cache: "cache", config: "config", data: "data", state: "state" };
-  for (const name of Object.values(dirs)) mkdirSync7(join32(root, name), { mode: 448 });
+  for (const name of Object.values(dirs)) mkdirSync7(join33(root, name), { mode: 448 });
   const owner = `${identity.uid}:${identity.gid}`;
-  const sharedCaches = caches.map((name) => ({ name, path: join32(SHARED_CACHE_ROOT, name) }));
+  const sharedCaches = caches.map((name) => ({ name, path: join33(SHARED_CACHE_ROOT, name) }));
   for (const step of [
     ["chown", "-R", owner, root],
     ["chmod", "0700", root],
@@ -52326,14 +52408,14 @@ function makeRunHome(identity, parent, caches) {
       throw new Error(`could not make ${root} the fresh home of ${identity.user} (${problem})`);
   }
   const env = {
-    TMPDIR: join32(root, dirs.tmp),
-    XDG_CACHE_HOME: join32(root, dirs.cache),
-    XDG_CONFIG_HOME: join32(root, dirs.config),
-    XDG_DATA_HOME: join32(root, dirs.data),
-    XDG_STATE_HOME: join32(root, dirs.state)
+    TMPDIR: join33(root, dirs.tmp),
+    XDG_CACHE_HOME: join33(root, dirs.cache),
+    XDG_CONFIG_HOME: join33(root, dirs.config),
+    XDG_DATA_HOME: join33(root, dirs.data),
+    XDG_STATE_HOME: join33(root, dirs.state)
   };
   for (const { name, path: path2 } of sharedCaches) env[SHARED_CACHES[name]] = path2;
-  return { root, home: join32(root, dirs.home), env, sharedCaches };
+  return { root, home: join33(root, dirs.home), env, sharedCaches };
 }
 function removeRunHome(identity, root) {
   if (!/\/pr-user-[^/]+$/.test(root)) return `${root} is not a run's fresh home (pr-user-XXXXXX)`;
@@ -52380,7 +52462,7 @@ function sweepSharedTemp(identity, o = {}) {
 // src/proc/scheduled-jobs.ts
 import { spawnSync as spawnSync5 } from "node:child_process";
 import { existsSync as existsSync16 } from "node:fs";
-import { join as join33 } from "node:path";
+import { join as join34 } from "node:path";
 var CRON_SPOOLS = ["/var/spool/cron/crontabs", "/var/spool/cron"];
 var SCHEDULER_ACCESS = [
   { tool: "crontab", allow: "/etc/cron.allow", deny: "/etc/cron.deny" },
@@ -52419,7 +52501,7 @@ function removeScheduledJobs(via, user) {
   const problems = [];
   const has2 = (tool) => findExecutable(tool, SYSTEM_TOOLS_ENV.PATH) !== null;
   for (const spool of CRON_SPOOLS) {
-    const file2 = join33(spool, user);
+    const file2 = join34(spool, user);
     if (run(via, ["test", "-e", file2]).status !== 0) continue;
     const done = run(via, ["rm", "-f", file2]);
     if (done.status === 0 && run(via, ["touch", spool]).status === 0) removed.push("its crontab");
@@ -52552,7 +52634,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
     workspace: o.workspace,
     privateDirs: [o.runsDir],
     env: o.env,
-    runHomeParent: join34(o.temp, "evidence-gate"),
+    runHomeParent: join35(o.temp, "evidence-gate"),
     sharedCaches: o.sharedCaches
   });
   if (isolation.kind === "off" && isolation.required)
@@ -52574,7 +52656,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
   const guard2 = isolation.kind === "on" ? guardCheckoutGit(
     isolation.identity,
     resolve13(o.workspace),
-    mkdtempSync5(join34(o.runsDir, ".checkout-git-"))
+    mkdtempSync5(join35(o.runsDir, ".checkout-git-"))
   ) : null;
   if (guard2 !== null && typeof guard2 !== "string") runner2.saveState(SAVED_STATE.checkoutGit, guard2.snapshot);
   try {
@@ -52598,7 +52680,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
     }
     const removed = isolation.kind === "on" ? removeRunHome(isolation.identity, isolation.runHome.root) : null;
     if (removed === null && isolation.kind === "on") runner2.saveState(SAVED_STATE.prUserHome, "");
-    const handedBack = [o.workspace, join34(o.temp, "evidence-gate")];
+    const handedBack = [o.workspace, join35(o.temp, "evidence-gate")];
     const problems = identity !== null ? [
       ...removed !== null ? [removed] : [],
       ...scope.handBackProblems,
@@ -52769,7 +52851,7 @@ async function eventCheckoutProblem(o) {
 
 // src/proc/git-push.ts
 import { copyFile as copyFile2, mkdtemp as mkdtemp5, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { join as join36 } from "node:path";
 var TRACE_VARIABLES = /^GIT_(TRACE|CURL_VERBOSE|REDACT_COOKIES)/i;
 function credentialConfig(credential) {
   const key = `http.${credential.serverUrl.replace(/\/+$/, "")}/.extraheader`;
@@ -52842,14 +52924,14 @@ async function pushCommit(o) {
     cwd: o.repoDir,
     ...context
   });
-  const objects = join35(commonDir, "objects");
-  const dir = await mkdtemp5(join35(o.tempParent, "evidence-gate-push-"));
+  const objects = join36(commonDir, "objects");
+  const dir = await mkdtemp5(join36(o.tempParent, "evidence-gate-push-"));
   const isolated = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: dir };
   try {
     await git(["init", "--quiet", "--bare", dir], { cwd: dir, ...context, set: isolated });
-    await writeFile4(join35(dir, "objects", "info", "alternates"), `${objects}
+    await writeFile4(join36(dir, "objects", "info", "alternates"), `${objects}
 `);
-    await copyFile2(join35(commonDir, "shallow"), join35(dir, "shallow")).catch(() => void 0);
+    await copyFile2(join36(commonDir, "shallow"), join36(dir, "shallow")).catch(() => void 0);
     await git(["config", "core.hooksPath", "/dev/null"], { cwd: dir, ...context, set: isolated });
     const ref = `refs/heads/${o.branch}`;
     const args = [
@@ -53693,12 +53775,12 @@ function rewritten(changed, definition) {
 
 // src/github/ledger-artifact.ts
 import { mkdtempSync as mkdtempSync7, readFileSync as readFileSync13, statSync as statSync10 } from "node:fs";
-import { join as join37 } from "node:path";
+import { join as join38 } from "node:path";
 
 // src/github/artifact-zip.ts
 var import_yauzl = __toESM(require_yauzl(), 1);
 import { createWriteStream as createWriteStream2, existsSync as existsSync18, mkdirSync as mkdirSync9, mkdtempSync as mkdtempSync6, renameSync as renameSync4, rmSync as rmSync6 } from "node:fs";
-import { basename as basename8, dirname as dirname12, join as join36, relative as relative16, sep as sep11 } from "node:path";
+import { basename as basename8, dirname as dirname12, join as join37, relative as relative16, sep as sep11 } from "node:path";
 import { pipeline } from "node:stream/promises";
 var RUN_ARCHIVE_LIMITS = { maxEntries: 2e4, maxTotalBytes: 256 * 1024 * 1024 };
 var UnsafeArchiveError = class extends Error {
@@ -53730,7 +53812,7 @@ function archiveEntryProblem(entry) {
 async function extractArtifactZip(zip, target, limits = RUN_ARCHIVE_LIMITS) {
   if (existsSync18(target)) throw new Error(`Internal error: ${target} exists already`);
   mkdirSync9(dirname12(target), { recursive: true });
-  const staging = mkdtempSync6(join36(dirname12(target), `.${basename8(target)}.extract-`));
+  const staging = mkdtempSync6(join37(dirname12(target), `.${basename8(target)}.extract-`));
   try {
     const counted2 = await extractInto(zip, staging, limits);
     renameSync4(staging, target);
@@ -53763,7 +53845,7 @@ async function extractInto(zip, root, limits) {
       zipfile.close();
       throw new UnsafeArchiveError(`entry ${JSON.stringify(entry.fileName)} is refused: ${problem}`);
     }
-    const path2 = join36(root, ...entry.fileName.split("/").filter((s) => s !== ""));
+    const path2 = join37(root, ...entry.fileName.split("/").filter((s) => s !== ""));
     const inside2 = relative16(root, path2);
     if (inside2 === "" || inside2.startsWith(`..${sep11}`) || inside2 === "..") {
       zipfile.close();
@@ -53995,14 +54077,14 @@ async function readLedgerArtifact(o) {
     }
     throw error63;
   }
-  const folder = join37(mkdtempSync7(join37(o.tempDir, "evidence-gate-ledger-")), "artifact");
+  const folder = join38(mkdtempSync7(join38(o.tempDir, "evidence-gate-ledger-")), "artifact");
   try {
     await extractArtifactZip(zip, folder, o.limits ?? LEDGER_ARCHIVE_LIMITS);
   } catch (error63) {
     if (!(error63 instanceof UnsafeArchiveError)) throw error63;
     return { kind: "refused", reason: `${what} was refused: ${error63.message}`, issues: [] };
   }
-  const path2 = join37(folder, LEDGER_FILE);
+  const path2 = join38(folder, LEDGER_FILE);
   let stat4;
   try {
     stat4 = statSync10(path2);
@@ -54023,7 +54105,7 @@ async function readLedgerArtifact(o) {
   return { kind: "ledger", ledger: parsed.ledger, path: path2, digests: digestsBeside(folder, parsed.ledger.runId) };
 }
 function digestsBeside(folder, runId) {
-  const path2 = join37(folder, RUN_STATE_DIGEST_FILE);
+  const path2 = join38(folder, RUN_STATE_DIGEST_FILE);
   try {
     if (!statSync10(path2).isFile()) return null;
     return parseRunStateDigestFile(readFileSync13(path2, "utf8"), runId);
@@ -54491,7 +54573,7 @@ ${escapeInline(message)}
 
 // src/pull-request/resume-mode.ts
 import { existsSync as existsSync19, rmSync as rmSync7 } from "node:fs";
-import { join as join38 } from "node:path";
+import { join as join39 } from "node:path";
 var SHA = /^[0-9a-f]{40}$/i;
 var failed2 = (end) => ({ kind: "not-resumed", ...end });
 async function fetchRunDirectory(o, where) {
@@ -54530,7 +54612,7 @@ async function fetchRunDirectory(o, where) {
   runner2.info(
     `run ${mode.runId}: artifact ${name} (id ${artifact.id}, ${artifact.sizeInBytes} bytes) of workflow run ${artifact.workflowRunId ?? "?"} on ${headSha.slice(0, 7)}`
   );
-  const runDir = join38(where.runsDir, mode.runId);
+  const runDir = join39(where.runsDir, mode.runId);
   try {
     const zip = await downloadRunArtifact({
       octokit,
@@ -54542,7 +54624,7 @@ async function fetchRunDirectory(o, where) {
     if (existsSync19(runDir)) rmSync7(runDir, { recursive: true, force: true });
     const extracted = await extractArtifactZip(zip, runDir);
     runner2.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
-    rmSync7(join38(runDir, "run.lock"), { force: true });
+    rmSync7(join39(runDir, "run.lock"), { force: true });
   } catch (error63) {
     if (!(error63 instanceof RunArtifactError) && !(error63 instanceof UnsafeArchiveError)) throw error63;
     return failed2({
@@ -54579,7 +54661,7 @@ async function vouchedFor(client, o) {
   const expected = posted === void 0 ? null : readRunStateDigests(posted.summary, o.runId);
   const digestProblem = expected === null ? `the check run "${o.checkName}" on ${o.headSha.slice(0, 7)} carries no run-state digest for run ${o.runId} (it is not that run's, or the run ended before it could post one)` : runStateDigestProblem(o.runDir, expected);
   if (digestProblem === null) {
-    const baseline = join38(o.runDir, "ignored-baseline.json");
+    const baseline = join39(o.runDir, "ignored-baseline.json");
     if (expected?.ignored === void 0 && existsSync19(baseline)) {
       rmSync7(baseline);
       o.log(

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-G2IKBTDN.js";
+} from "./cli-chunk-NPFF3PTZ.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,7 +14,7 @@ import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-5WODF6FO.js";
+} from "./cli-chunk-IJKXLSFK.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
@@ -22,12 +22,12 @@ import {
   isLocalAccountName,
   localApprover
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-RRDER3MC.js";
-import "./cli-chunk-XKGGJSD4.js";
+import "./cli-chunk-VCAHOFR6.js";
+import "./cli-chunk-YWPYZXFI.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-3ZYBTCOM.js";
+} from "./cli-chunk-SDXMAMLW.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -37,12 +37,12 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-E74DTTA6.js";
+} from "./cli-chunk-SU2QHJJM.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-NWGZDKLW.js";
+import "./cli-chunk-DXYV6MQ6.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

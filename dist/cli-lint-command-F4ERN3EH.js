@@ -6,7 +6,7 @@ import {
 import {
   cwdIssues,
   placedNodesOf
-} from "./cli-chunk-RRDER3MC.js";
+} from "./cli-chunk-VCAHOFR6.js";
 import {
   arcQuotesItsPayload,
   feedbackReach,
@@ -18,7 +18,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-XKGGJSD4.js";
+} from "./cli-chunk-YWPYZXFI.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -30,19 +30,19 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-3ZYBTCOM.js";
+} from "./cli-chunk-SDXMAMLW.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-E74DTTA6.js";
+} from "./cli-chunk-SU2QHJJM.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-NWGZDKLW.js";
+import "./cli-chunk-DXYV6MQ6.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

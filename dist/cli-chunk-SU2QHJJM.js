@@ -19,7 +19,7 @@ import {
   hiddenPaths,
   isInside,
   outputFileProblem
-} from "./cli-chunk-NWGZDKLW.js";
+} from "./cli-chunk-DXYV6MQ6.js";
 import {
   createRedactor,
   unreachable
@@ -1233,23 +1233,46 @@ var SEEDS_KEPT = 32;
 var SEED_BYTES_KEPT = 256 * 1024 * 1024;
 var STAT_BYTES = 40;
 var CTIME_SECONDS_AT = 0;
+var MODE_AT = 24;
 var SIZE_AT = 36;
 var EXTENDED = 16384;
 function smudgedSince(bytes, sinceSecond) {
+  const checked = checksummedBody(bytes);
+  if (checked === null) return null;
+  const body = Buffer.from(checked.body);
+  const read = walkEntries(body, checked.idLength, (start) => {
+    if (body.readUInt32BE(start + CTIME_SECONDS_AT) >= sinceSecond) body.writeUInt32BE(0, start + SIZE_AT);
+  });
+  if (!read) return null;
+  return Buffer.concat([body, createHash(checked.algorithm).update(body).digest()]);
+}
+var GITLINK_MODE = 57344;
+function gitlinkPaths(bytes) {
+  const checked = checksummedBody(bytes);
+  if (checked === null) return null;
+  const paths = [];
+  const { body } = checked;
+  const read = walkEntries(body, checked.idLength, (start, pathAt, end) => {
+    if ((body.readUInt32BE(start + MODE_AT) & 61440) === GITLINK_MODE) {
+      paths.push(body.toString("utf8", pathAt, end));
+    }
+  });
+  return read ? paths : null;
+}
+function checksummedBody(bytes) {
   for (const [algorithm, idLength] of [
     ["sha1", 20],
     ["sha256", 32]
   ]) {
     if (bytes.length < 12 + idLength) continue;
-    const body = Buffer.from(bytes.subarray(0, bytes.length - idLength));
-    if (!createHash(algorithm).update(body).digest().equals(bytes.subarray(bytes.length - idLength)))
-      continue;
-    if (!smudgeEntries(body, idLength, sinceSecond)) return null;
-    return Buffer.concat([body, createHash(algorithm).update(body).digest()]);
+    const body = bytes.subarray(0, bytes.length - idLength);
+    if (createHash(algorithm).update(body).digest().equals(bytes.subarray(bytes.length - idLength))) {
+      return { body, idLength, algorithm };
+    }
   }
   return null;
 }
-function smudgeEntries(body, idLength, sinceSecond) {
+function walkEntries(body, idLength, visit) {
   if (body.toString("latin1", 0, 4) !== "DIRC") return false;
   const version = body.readUInt32BE(4);
   if (version !== 2 && version !== 3) return false;
@@ -1269,7 +1292,7 @@ function smudgeEntries(body, idLength, sinceSecond) {
     if (end <= pathAt) return false;
     at = start + (end - start + 8 & ~7);
     if (at > body.length) return false;
-    if (body.readUInt32BE(start + CTIME_SECONDS_AT) >= sinceSecond) body.writeUInt32BE(0, start + SIZE_AT);
+    visit(start, pathAt, end);
   }
   while (at < body.length) {
     if (at + 8 > body.length) return false;
@@ -1394,7 +1417,7 @@ function nulFields(bytes) {
   if (fields.at(-1) === "") fields.pop();
   return fields;
 }
-var STAT_TRUST_PINS = [
+var EVIDENCE_TREE_PINS = [
   "-c",
   "core.ignoreStat=false",
   "-c",
@@ -1432,7 +1455,7 @@ async function withWorkingTreeIndex(repoDir, context, task) {
   try {
     const readSince = Math.floor(Date.now() / 1e3) - 1;
     const seedKey = `${currentTrustedGit()?.gitDir ?? ""}\0${root}`;
-    const scoped = (args) => git([...STAT_TRUST_PINS, ...args], gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
+    const scoped = (args) => git([...EVIDENCE_TREE_PINS, ...args], gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!await copySeed(seedIndexes.get(seedKey), indexFile)) {
       try {
         await scoped(["read-tree", "HEAD"]);
@@ -1824,6 +1847,7 @@ export {
   cliModelCredentials,
   outsideWrites,
   liesInRepository,
+  gitlinkPaths,
   NotAGitRepositoryError,
   NoCommitError,
   gitOptions,
