@@ -82,7 +82,7 @@ export function decideConclusion(input: ConclusionInput): Conclusion {
         outcome: "failed",
         rule: "planning-failed",
         title: "Failed: planning failed (no usable plan)",
-        reason: `Planning failed: ${end.message}.${credentialHint(end.message)} No node ran.`,
+        reason: `Planning failed: ${end.message.replace(/\.$/, "")}.${credentialHint(end.message)} No node ran.`,
       };
     case "setup-failed":
       return {

@@ -95,7 +95,7 @@ export function folderWriteProblem(label: string, dir: string, fix: string): str
     if (!isFolder) {
       return path === resolve(dir)
         ? `${label} is a file, not a folder: ${fix}`
-        : `${label} cannot be created: ${path} is a file, not a folder. ${fix}`;
+        : `${label} cannot be created: ${path} is a file, not a folder: ${fix}`;
     }
     const why = unwritable(path) ?? (path === resolve(dir) ? null : childFolderProblem(path, resolve(dir)));
     if (why === null) return null;

@@ -114,7 +114,7 @@ describe("places a CLI run writes, checked before it runs", () => {
 
     expect(belowFile.code, belowFile.stderr).toBe(64);
     expect(belowFile.stderr).toContain(
-      `--runs-dir ${join(out, "file", "runs")} cannot be created: ${join(out, "file")} is a file, not a folder.`,
+      `--runs-dir ${join(out, "file", "runs")} cannot be created: ${join(out, "file")} is a file, not a folder:`,
     );
     expect(unwritable.code, unwritable.stderr).toBe(64);
     expectNoCrash(unwritable.stderr);

@@ -289,6 +289,14 @@ describe("decideConclusion — SPEC §6, row by row", () => {
         title: "Failed: planning failed (no usable plan)",
       });
       expect(unusable.reason).toBe("Planning failed: the reply holds no JSON plan. No node ran.");
+      // A message that ends its own sentence (the model API's advice) gets no second full stop.
+      const ended = decideConclusion(
+        run({
+          rows: [],
+          end: { kind: "planning-failed", message: "the API answered 500. Check the model API." },
+        }),
+      );
+      expect(ended.reason).toBe("Planning failed: the API answered 500. Check the model API. No node ran.");
       const noKey = decideConclusion(
         run({
           rows: [],
