@@ -2,7 +2,7 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   decideConclusion
-} from "./cli-chunk-XF2NRL7X.js";
+} from "./cli-chunk-LIE2LA5P.js";
 import {
   CheckRunClient,
   GateOctokit,

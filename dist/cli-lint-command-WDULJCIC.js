@@ -6,7 +6,7 @@ import {
 import {
   cwdIssues,
   placedNodesOf
-} from "./cli-chunk-VCAHOFR6.js";
+} from "./cli-chunk-BM2HDNSC.js";
 import {
   arcQuotesItsPayload,
   feedbackReach,
@@ -18,7 +18,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-YWPYZXFI.js";
+} from "./cli-chunk-GDFVDSVL.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -30,19 +30,19 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-SDXMAMLW.js";
+} from "./cli-chunk-42GU6SGZ.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-SU2QHJJM.js";
+} from "./cli-chunk-CZ4FK7GB.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-DXYV6MQ6.js";
+import "./cli-chunk-U3YAVQQH.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

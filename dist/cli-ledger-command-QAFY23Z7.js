@@ -5,7 +5,7 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-GK3S65G2.js";
+} from "./cli-chunk-7ZTLESAI.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-PWLUMNAY.js";
@@ -14,12 +14,12 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-SU2QHJJM.js";
+} from "./cli-chunk-CZ4FK7GB.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-DXYV6MQ6.js";
+import "./cli-chunk-U3YAVQQH.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

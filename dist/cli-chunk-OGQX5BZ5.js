@@ -10,7 +10,7 @@ import {
 import {
   decideConclusion,
   decideEndWithoutRows
-} from "./cli-chunk-XF2NRL7X.js";
+} from "./cli-chunk-LIE2LA5P.js";
 import {
   CheckRunClient,
   CheckRunReporter,
@@ -60,7 +60,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-IJKXLSFK.js";
+} from "./cli-chunk-OJEQCOCA.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -79,10 +79,10 @@ import {
 } from "./cli-chunk-65TFX77S.js";
 import {
   cwdIssues
-} from "./cli-chunk-VCAHOFR6.js";
+} from "./cli-chunk-BM2HDNSC.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-YWPYZXFI.js";
+} from "./cli-chunk-GDFVDSVL.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -100,7 +100,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-SDXMAMLW.js";
+} from "./cli-chunk-42GU6SGZ.js";
 import {
   cliSecrets,
   clip,
@@ -119,7 +119,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-SU2QHJJM.js";
+} from "./cli-chunk-CZ4FK7GB.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,
@@ -149,7 +149,7 @@ import {
   runProcess,
   shareWithIdentity,
   trustedCommand
-} from "./cli-chunk-DXYV6MQ6.js";
+} from "./cli-chunk-U3YAVQQH.js";
 import {
   createRedactor,
   unreachable

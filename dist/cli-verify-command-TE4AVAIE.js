@@ -3,10 +3,10 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-NPFF3PTZ.js";
+} from "./cli-chunk-OGQX5BZ5.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-XF2NRL7X.js";
+import "./cli-chunk-LIE2LA5P.js";
 import "./cli-chunk-IXY3KHG2.js";
 import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-NXCD5NAZ.js";
@@ -14,14 +14,14 @@ import {
   CliLeg,
   chooseVerifyCommand,
   emptyVerifyCommandProblem
-} from "./cli-chunk-IJKXLSFK.js";
+} from "./cli-chunk-OJEQCOCA.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-VCAHOFR6.js";
-import "./cli-chunk-YWPYZXFI.js";
+import "./cli-chunk-BM2HDNSC.js";
+import "./cli-chunk-GDFVDSVL.js";
 import {
   REPORT,
   RUN_TIMEOUT,
@@ -29,19 +29,19 @@ import {
   VERIFY_REPEAT,
   VERIFY_TIMEOUT,
   readVerifyEnv
-} from "./cli-chunk-SDXMAMLW.js";
+} from "./cli-chunk-42GU6SGZ.js";
 import {
   checkedRepository,
   opt,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-SU2QHJJM.js";
+} from "./cli-chunk-CZ4FK7GB.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-DXYV6MQ6.js";
+import "./cli-chunk-U3YAVQQH.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

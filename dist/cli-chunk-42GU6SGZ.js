@@ -6,7 +6,7 @@ import {
   parseCodexConfig,
   parseDuration,
   runtimeFor
-} from "./cli-chunk-SU2QHJJM.js";
+} from "./cli-chunk-CZ4FK7GB.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,
@@ -16,7 +16,7 @@ import {
 import {
   findExecutable,
   verifyEnvProblems
-} from "./cli-chunk-DXYV6MQ6.js";
+} from "./cli-chunk-U3YAVQQH.js";
 import {
   RE2JS
 } from "./cli-chunk-Q4DFSTE5.js";

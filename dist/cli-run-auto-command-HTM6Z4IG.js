@@ -4,14 +4,14 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-EHDN5WOJ.js";
+} from "./cli-chunk-IVTH6QHA.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-NPFF3PTZ.js";
+} from "./cli-chunk-OGQX5BZ5.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-XF2NRL7X.js";
+import "./cli-chunk-LIE2LA5P.js";
 import "./cli-chunk-IXY3KHG2.js";
 import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-NXCD5NAZ.js";
@@ -20,22 +20,22 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-IJKXLSFK.js";
+} from "./cli-chunk-OJEQCOCA.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-VCAHOFR6.js";
-import "./cli-chunk-YWPYZXFI.js";
-import "./cli-chunk-SDXMAMLW.js";
+import "./cli-chunk-BM2HDNSC.js";
+import "./cli-chunk-GDFVDSVL.js";
+import "./cli-chunk-42GU6SGZ.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-SU2QHJJM.js";
+} from "./cli-chunk-CZ4FK7GB.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-DXYV6MQ6.js";
+import "./cli-chunk-U3YAVQQH.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

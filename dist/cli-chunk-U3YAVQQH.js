@@ -1383,7 +1383,7 @@ function folderWriteProblem(label, dir, fix) {
       return `${label} cannot be used (${worded(code)}): ${fix}`;
     }
     if (!isFolder) {
-      return path === resolve2(dir) ? `${label} is a file, not a folder: ${fix}` : `${label} cannot be created: ${path} is a file, not a folder. ${fix}`;
+      return path === resolve2(dir) ? `${label} is a file, not a folder: ${fix}` : `${label} cannot be created: ${path} is a file, not a folder: ${fix}`;
     }
     const why = unwritable(path) ?? (path === resolve2(dir) ? null : childFolderProblem(path, resolve2(dir)));
     if (why === null) return null;

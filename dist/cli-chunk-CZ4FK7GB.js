@@ -19,7 +19,7 @@ import {
   hiddenPaths,
   isInside,
   outputFileProblem
-} from "./cli-chunk-DXYV6MQ6.js";
+} from "./cli-chunk-U3YAVQQH.js";
 import {
   createRedactor,
   unreachable

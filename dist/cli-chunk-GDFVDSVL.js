@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-SDXMAMLW.js";
+} from "./cli-chunk-42GU6SGZ.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {

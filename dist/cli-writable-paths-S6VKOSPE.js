@@ -5,7 +5,7 @@ import {
   gitObjectsProblem,
   outputFileProblem,
   writeFailureProblem
-} from "./cli-chunk-DXYV6MQ6.js";
+} from "./cli-chunk-U3YAVQQH.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 export {

@@ -44720,7 +44720,7 @@ function decideConclusion(input2) {
         outcome: "failed",
         rule: "planning-failed",
         title: "Failed: planning failed (no usable plan)",
-        reason: `Planning failed: ${end.message}.${credentialHint(end.message)} No node ran.`
+        reason: `Planning failed: ${end.message.replace(/\.$/, "")}.${credentialHint(end.message)} No node ran.`
       };
     case "setup-failed":
       return {
