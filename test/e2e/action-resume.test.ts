@@ -163,7 +163,9 @@ describe("action mode resume: a paused run continues from its artifact (SPEC §4
     const { repo, github, model, service, head, paused, runId } = await pausedAtSignOff();
     const summary = github.state.checkRuns[0]!.output?.summary ?? "";
     expect(summary).toMatch(
-      new RegExp(`<!-- evidence-gate-run-state run=${runId} state=[0-9a-f]{64} graph=[0-9a-f]{64} -->`),
+      new RegExp(
+        `<!-- evidence-gate-run-state run=${runId} state=[0-9a-f]{64} graph=[0-9a-f]{64} ignored=[0-9a-f]{64} -->`,
+      ),
     );
     // The run directory as uploaded, with state.json edited: every node may now run any Bash command.
     const runDir = join(paused.runnerTemp, "evidence-gate", "runs", runId);
