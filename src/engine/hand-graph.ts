@@ -3,7 +3,6 @@
  * loads (every issue, or nothing runs), it declares nothing this version would not keep, the runtime
  * options fit, the subagents it names are read from the trusted tree and widen no node's tools, every `{{ inputs.NAME }}` it uses was given, and a `--concurrency` override is in range.
  */
-
 import { cwdIssues } from "../graph/cwd-rules.js";
 import type { Graph } from "../graph/graph.js";
 import { formatIssue, type GraphIssue } from "../graph/issue.js";

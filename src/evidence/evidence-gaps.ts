@@ -157,15 +157,14 @@ export async function findDirtySubmodules(
  * not checked out (what `actions/checkout` leaves by default) into which anything wrote files. Git records
  * such a gitlink as its commit and never looks inside, and `git status` reports it clean, so code a verify
  * ran from there was in no tree (found by an attack, 2026-12-06: "verified on this commit" over it). Read
- * from `context.treeIndex` (none: nothing found); an index this cannot read is listed by git.
+ * from `context.treeIndex` (none: nothing found).
  */
 async function filledUncheckedOutSubmodules(root: string, context: EvidenceGapsOptions): Promise<string[]> {
   if (context.treeIndex === undefined) return [];
-  let gitlinks = gitlinkPaths(await readFile(context.treeIndex));
-  if (gitlinks === null) {
-    const staged = nulFields(await gitBytes(["ls-files", "-s", "-z"], root, context));
-    gitlinks = staged.filter((e) => e.startsWith("160000 ")).map((e) => e.slice(e.indexOf("\t") + 1));
-  }
+  const gitlinks = gitlinkPaths(await readFile(context.treeIndex));
+  // The evidence tree's git writes version 2, checksummed, never split (EVIDENCE_TREE_PINS); anything else
+  // is reported as a check that could not run, never as clean.
+  if (gitlinks === null) throw new Error(`the tree's index ${context.treeIndex} is not one this reads`);
   const filled: string[] = [];
   for (const path of gitlinks) {
     let entries: string[];

@@ -142,13 +142,6 @@ export async function ignoredFilesFingerprint(
       return unknown(`git ls-files (the git-ignored files) failed: ${messageOf(error)}`);
     }
   }
-  if (overBound) {
-    return {
-      kind: "unknown",
-      overBound: true,
-      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`,
-    };
-  }
   if (pending !== null) take((pending as Buffer).toString("latin1"));
   // A repository inside an ignored folder is listed as that folder alone (`node_modules/`), and a folder's
   // own stat does not change when a file deeper inside is edited: a node edited a test runner there and the

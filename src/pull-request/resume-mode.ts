@@ -20,6 +20,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { unreachable } from "../core/unreachable.js";
+import { IGNORED_BASELINE_FILE } from "../engine/graph-run.js";
 import type { ResumeAction } from "../engine/resume-run.js";
 import { readRunState } from "../engine/run-state.js";
 import { runArtifactName } from "../github/artifact.js";
@@ -211,7 +212,7 @@ async function vouchedFor(
   if (digestProblem === null) {
     // A record from before `ignored-baseline.json` was covered: the baseline cannot be checked, so the
     // leg does not use it (its verifies' git-ignored files are then "unknown": never success).
-    const baseline = join(o.runDir, "ignored-baseline.json");
+    const baseline = join(o.runDir, IGNORED_BASELINE_FILE);
     if (expected?.ignored === undefined && existsSync(baseline)) {
       rmSync(baseline);
       o.log(
