@@ -36049,10 +36049,20 @@ var init_isolate_user = __esm({
 
 // src/proc/trusted-git.ts
 import { AsyncLocalStorage as AsyncLocalStorage2 } from "node:async_hooks";
-var storage2;
+var ENV_EVERYWHERE, TRUSTED_ENV, storage2;
 var init_trusted_git = __esm({
   "src/proc/trusted-git.ts"() {
     "use strict";
+    ENV_EVERYWHERE = { GIT_NO_REPLACE_OBJECTS: "1" };
+    TRUSTED_ENV = {
+      ...ENV_EVERYWHERE,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_ATTR_NOSYSTEM: "1",
+      GIT_PAGER: "cat",
+      PAGER: "cat",
+      GIT_TERMINAL_PROMPT: "0"
+    };
     storage2 = new AsyncLocalStorage2();
   }
 });

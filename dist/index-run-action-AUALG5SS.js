@@ -35157,11 +35157,12 @@ var PINNED_TRUSTED = [
   ["uploadpack.packObjectsHook", ""],
   ["submodule.recurse", "false"]
 ];
+var ENV_EVERYWHERE = { GIT_NO_REPLACE_OBJECTS: "1" };
 var TRUSTED_ENV = {
+  ...ENV_EVERYWHERE,
   GIT_CONFIG_NOSYSTEM: "1",
   GIT_CONFIG_GLOBAL: "/dev/null",
   GIT_ATTR_NOSYSTEM: "1",
-  GIT_NO_REPLACE_OBJECTS: "1",
   GIT_PAGER: "cat",
   PAGER: "cat",
   GIT_TERMINAL_PROMPT: "0"
@@ -35202,7 +35203,7 @@ function engineGitCall(args, o) {
     return {
       args: [...configArgs(PINNED_EVERYWHERE), ...before, ...args],
       baseEnv: o.baseEnv,
-      set: o.set,
+      set: { ...ENV_EVERYWHERE, ...o.set },
       trusted: false
     };
   }
@@ -35247,10 +35248,7 @@ async function runGit(args, options3, output2, pins) {
   const call = engineGitCall([...before, ...args], {
     cwd: options3.cwd,
     baseEnv: options3.baseEnv ?? process.env,
-    // GIT_NO_REPLACE_OBJECTS: a `refs/replace/<HEAD>` a node wrote made `cat-file commit HEAD` answer with
-    // another commit's tree, and the ledger tied HEAD's sha to the edited tree (found by an attack,
-    // 2026-12-06). The engine reads objects as they are.
-    set: { GIT_TERMINAL_PROMPT: "0", GIT_NO_REPLACE_OBJECTS: "1", ...trustedPathSetting(), ...options3.set }
+    set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options3.set }
   });
   const result = await runProcess({
     // The action's trusted git (resolved at start, never a PATH entry the pull request can write).
@@ -35778,13 +35776,6 @@ async function ignoredFilesFingerprint(dir, options3 = {}) {
     if (!(overBound && error63 instanceof GitError)) {
       return unknown2(`git ls-files (the git-ignored files) failed: ${messageOf(error63)}`);
     }
-  }
-  if (overBound) {
-    return {
-      kind: "unknown",
-      overBound: true,
-      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`
-    };
   }
   if (pending !== null) take(pending.toString("latin1"));
   for (const folder of paths.filter((path2) => path2.endsWith("/"))) {
@@ -37034,11 +37025,8 @@ async function findDirtySubmodules(root, context = {}) {
 }
 async function filledUncheckedOutSubmodules(root, context) {
   if (context.treeIndex === void 0) return [];
-  let gitlinks = gitlinkPaths(await readFile2(context.treeIndex));
-  if (gitlinks === null) {
-    const staged = nulFields(await gitBytes(["ls-files", "-s", "-z"], root, context));
-    gitlinks = staged.filter((e) => e.startsWith("160000 ")).map((e) => e.slice(e.indexOf("	") + 1));
-  }
+  const gitlinks = gitlinkPaths(await readFile2(context.treeIndex));
+  if (gitlinks === null) throw new Error(`the tree's index ${context.treeIndex} is not one this reads`);
   const filled = [];
   for (const path2 of gitlinks) {
     let entries;
@@ -54661,7 +54649,7 @@ async function vouchedFor(client, o) {
   const expected = posted === void 0 ? null : readRunStateDigests(posted.summary, o.runId);
   const digestProblem = expected === null ? `the check run "${o.checkName}" on ${o.headSha.slice(0, 7)} carries no run-state digest for run ${o.runId} (it is not that run's, or the run ended before it could post one)` : runStateDigestProblem(o.runDir, expected);
   if (digestProblem === null) {
-    const baseline = join39(o.runDir, "ignored-baseline.json");
+    const baseline = join39(o.runDir, IGNORED_BASELINE_FILE);
     if (expected?.ignored === void 0 && existsSync19(baseline)) {
       rmSync7(baseline);
       o.log(

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-OGQX5BZ5.js";
+} from "./cli-chunk-VB3TEZDW.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-LIE2LA5P.js";
@@ -14,35 +14,35 @@ import {
   CliLeg,
   planLines,
   withLocalProxy
-} from "./cli-chunk-OJEQCOCA.js";
+} from "./cli-chunk-JWIWEG4I.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
 import {
   readGraphFile
 } from "./cli-chunk-GQCNBO4X.js";
-import "./cli-chunk-BM2HDNSC.js";
-import "./cli-chunk-GDFVDSVL.js";
+import "./cli-chunk-UUXSSE7B.js";
+import "./cli-chunk-Z5QPSPAL.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   fragmentsBeside
-} from "./cli-chunk-42GU6SGZ.js";
+} from "./cli-chunk-IJPQOWIV.js";
 import {
   checkedRepository,
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit
-} from "./cli-chunk-CZ4FK7GB.js";
+} from "./cli-chunk-EN2RECZQ.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-U3YAVQQH.js";
+import "./cli-chunk-YGGGWONH.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-IVTH6QHA.js";
+} from "./cli-chunk-TCB5KBF2.js";
 import {
   localModelCli,
   planAuto,
@@ -13,28 +13,28 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-OJEQCOCA.js";
+} from "./cli-chunk-JWIWEG4I.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-GDFVDSVL.js";
+import "./cli-chunk-Z5QPSPAL.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-42GU6SGZ.js";
+} from "./cli-chunk-IJPQOWIV.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-CZ4FK7GB.js";
+} from "./cli-chunk-EN2RECZQ.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-U3YAVQQH.js";
+import "./cli-chunk-YGGGWONH.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

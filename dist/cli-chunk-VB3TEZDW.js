@@ -60,7 +60,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-OJEQCOCA.js";
+} from "./cli-chunk-JWIWEG4I.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -79,10 +79,10 @@ import {
 } from "./cli-chunk-65TFX77S.js";
 import {
   cwdIssues
-} from "./cli-chunk-BM2HDNSC.js";
+} from "./cli-chunk-UUXSSE7B.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-GDFVDSVL.js";
+} from "./cli-chunk-Z5QPSPAL.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -100,7 +100,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-42GU6SGZ.js";
+} from "./cli-chunk-IJPQOWIV.js";
 import {
   cliSecrets,
   clip,
@@ -119,7 +119,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-CZ4FK7GB.js";
+} from "./cli-chunk-EN2RECZQ.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,
@@ -149,7 +149,7 @@ import {
   runProcess,
   shareWithIdentity,
   trustedCommand
-} from "./cli-chunk-U3YAVQQH.js";
+} from "./cli-chunk-YGGGWONH.js";
 import {
   createRedactor,
   unreachable
@@ -1655,11 +1655,8 @@ async function findDirtySubmodules(root, context = {}) {
 }
 async function filledUncheckedOutSubmodules(root, context) {
   if (context.treeIndex === void 0) return [];
-  let gitlinks = gitlinkPaths(await readFile(context.treeIndex));
-  if (gitlinks === null) {
-    const staged = nulFields(await gitBytes(["ls-files", "-s", "-z"], root, context));
-    gitlinks = staged.filter((e) => e.startsWith("160000 ")).map((e) => e.slice(e.indexOf("	") + 1));
-  }
+  const gitlinks = gitlinkPaths(await readFile(context.treeIndex));
+  if (gitlinks === null) throw new Error(`the tree's index ${context.treeIndex} is not one this reads`);
   const filled = [];
   for (const path of gitlinks) {
     let entries;

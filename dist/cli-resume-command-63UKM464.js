@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-OGQX5BZ5.js";
+} from "./cli-chunk-VB3TEZDW.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-LIE2LA5P.js";
@@ -14,7 +14,7 @@ import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-OJEQCOCA.js";
+} from "./cli-chunk-JWIWEG4I.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
@@ -22,12 +22,12 @@ import {
   isLocalAccountName,
   localApprover
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-BM2HDNSC.js";
-import "./cli-chunk-GDFVDSVL.js";
+import "./cli-chunk-UUXSSE7B.js";
+import "./cli-chunk-Z5QPSPAL.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-42GU6SGZ.js";
+} from "./cli-chunk-IJPQOWIV.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -37,12 +37,12 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-CZ4FK7GB.js";
+} from "./cli-chunk-EN2RECZQ.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-U3YAVQQH.js";
+import "./cli-chunk-YGGGWONH.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

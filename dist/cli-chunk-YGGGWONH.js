@@ -1208,11 +1208,12 @@ var PINNED_TRUSTED = [
   ["uploadpack.packObjectsHook", ""],
   ["submodule.recurse", "false"]
 ];
+var ENV_EVERYWHERE = { GIT_NO_REPLACE_OBJECTS: "1" };
 var TRUSTED_ENV = {
+  ...ENV_EVERYWHERE,
   GIT_CONFIG_NOSYSTEM: "1",
   GIT_CONFIG_GLOBAL: "/dev/null",
   GIT_ATTR_NOSYSTEM: "1",
-  GIT_NO_REPLACE_OBJECTS: "1",
   GIT_PAGER: "cat",
   PAGER: "cat",
   GIT_TERMINAL_PROMPT: "0"
@@ -1250,7 +1251,7 @@ function engineGitCall(args, o) {
     return {
       args: [...configArgs(PINNED_EVERYWHERE), ...before, ...args],
       baseEnv: o.baseEnv,
-      set: o.set,
+      set: { ...ENV_EVERYWHERE, ...o.set },
       trusted: false
     };
   }
@@ -1295,10 +1296,7 @@ async function runGit(args, options, output, pins) {
   const call = engineGitCall([...before, ...args], {
     cwd: options.cwd,
     baseEnv: options.baseEnv ?? process.env,
-    // GIT_NO_REPLACE_OBJECTS: a `refs/replace/<HEAD>` a node wrote made `cat-file commit HEAD` answer with
-    // another commit's tree, and the ledger tied HEAD's sha to the edited tree (found by an attack,
-    // 2026-12-06). The engine reads objects as they are.
-    set: { GIT_TERMINAL_PROMPT: "0", GIT_NO_REPLACE_OBJECTS: "1", ...trustedPathSetting(), ...options.set }
+    set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options.set }
   });
   const result = await runProcess({
     // The action's trusted git (resolved at start, never a PATH entry the pull request can write).

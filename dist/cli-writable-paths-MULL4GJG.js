@@ -5,7 +5,7 @@ import {
   gitObjectsProblem,
   outputFileProblem,
   writeFailureProblem
-} from "./cli-chunk-U3YAVQQH.js";
+} from "./cli-chunk-YGGGWONH.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 export {

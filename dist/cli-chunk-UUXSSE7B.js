@@ -2,7 +2,7 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   nodeIssue
-} from "./cli-chunk-42GU6SGZ.js";
+} from "./cli-chunk-IJPQOWIV.js";
 
 // src/graph/cwd-rules.ts
 import { posix, win32 } from "node:path";

@@ -14,7 +14,7 @@ import {
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-GDFVDSVL.js";
+} from "./cli-chunk-Z5QPSPAL.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -23,7 +23,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-42GU6SGZ.js";
+} from "./cli-chunk-IJPQOWIV.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -41,7 +41,7 @@ import {
   startKeyProxy,
   startingCommit,
   workTreeRoot
-} from "./cli-chunk-CZ4FK7GB.js";
+} from "./cli-chunk-EN2RECZQ.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -59,7 +59,7 @@ import {
   childEchoFence,
   gitStream,
   runProcess
-} from "./cli-chunk-U3YAVQQH.js";
+} from "./cli-chunk-YGGGWONH.js";
 import {
   createRedactor,
   unreachable
@@ -4602,13 +4602,6 @@ async function ignoredFilesFingerprint(dir, options = {}) {
     if (!(overBound && error instanceof GitError)) {
       return unknown(`git ls-files (the git-ignored files) failed: ${messageOf2(error)}`);
     }
-  }
-  if (overBound) {
-    return {
-      kind: "unknown",
-      overBound: true,
-      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`
-    };
   }
   if (pending !== null) take(pending.toString("latin1"));
   for (const folder of paths.filter((path) => path.endsWith("/"))) {

@@ -19,7 +19,7 @@ import {
   hiddenPaths,
   isInside,
   outputFileProblem
-} from "./cli-chunk-U3YAVQQH.js";
+} from "./cli-chunk-YGGGWONH.js";
 import {
   createRedactor,
   unreachable

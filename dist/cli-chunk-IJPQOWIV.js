@@ -6,7 +6,7 @@ import {
   parseCodexConfig,
   parseDuration,
   runtimeFor
-} from "./cli-chunk-CZ4FK7GB.js";
+} from "./cli-chunk-EN2RECZQ.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,
@@ -16,7 +16,7 @@ import {
 import {
   findExecutable,
   verifyEnvProblems
-} from "./cli-chunk-U3YAVQQH.js";
+} from "./cli-chunk-YGGGWONH.js";
 import {
   RE2JS
 } from "./cli-chunk-Q4DFSTE5.js";

@@ -2,20 +2,20 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   chooseVerifyCommand
-} from "./cli-chunk-OJEQCOCA.js";
+} from "./cli-chunk-JWIWEG4I.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   verifyCommandRunsNothing
-} from "./cli-chunk-42GU6SGZ.js";
+} from "./cli-chunk-IJPQOWIV.js";
 import {
   MAX_CYCLES,
   opt,
   parseFlags,
   readGoalLoop,
   readRepairAttempts
-} from "./cli-chunk-CZ4FK7GB.js";
+} from "./cli-chunk-EN2RECZQ.js";
 
 // src/run/request.ts
 var PLANNER_TIMEOUT_MS = 20 * 6e4;

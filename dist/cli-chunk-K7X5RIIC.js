@@ -18,7 +18,7 @@ import {
   onePositional,
   opt,
   parseFlags
-} from "./cli-chunk-CZ4FK7GB.js";
+} from "./cli-chunk-EN2RECZQ.js";
 
 // src/local-run/saved-ledger.ts
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";

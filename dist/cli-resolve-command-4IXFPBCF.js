@@ -9,18 +9,18 @@ import {
   formatSplice,
   fragmentsBeside,
   loadGraphFile
-} from "./cli-chunk-42GU6SGZ.js";
+} from "./cli-chunk-IJPQOWIV.js";
 import {
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-CZ4FK7GB.js";
+} from "./cli-chunk-EN2RECZQ.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-U3YAVQQH.js";
+import "./cli-chunk-YGGGWONH.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

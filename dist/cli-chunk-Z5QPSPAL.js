@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-42GU6SGZ.js";
+} from "./cli-chunk-IJPQOWIV.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {

@@ -6,7 +6,7 @@ import {
 import {
   cwdIssues,
   placedNodesOf
-} from "./cli-chunk-BM2HDNSC.js";
+} from "./cli-chunk-UUXSSE7B.js";
 import {
   arcQuotesItsPayload,
   feedbackReach,
@@ -18,7 +18,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-GDFVDSVL.js";
+} from "./cli-chunk-Z5QPSPAL.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -30,19 +30,19 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-42GU6SGZ.js";
+} from "./cli-chunk-IJPQOWIV.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-CZ4FK7GB.js";
+} from "./cli-chunk-EN2RECZQ.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-U3YAVQQH.js";
+import "./cli-chunk-YGGGWONH.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 
