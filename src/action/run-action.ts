@@ -19,6 +19,7 @@
  * Every path that created a check run completes it; a failed API write fails the step after the job
  * summary is written; the last-resort handler fails the step on any thrown value.
  */
+
 import * as core from "@actions/core";
 import { secretForms } from "../core/redact.js";
 import { runPullRequest } from "../pull-request/pull-request-run.js";
@@ -27,9 +28,20 @@ import { runResumeMode } from "../pull-request/resume-mode.js";
 import { type Env, endOnUntrustedGit } from "../pull-request/step-result.js";
 import { noTrustedGit, trustEngineExecutables } from "../pull-request/trusted-executables.js";
 import { actionSecrets } from "../run/credentials.js";
+import type { ModelCalls } from "../runtime/model-calls.js";
 import { lintRequested, readActionInputs } from "./inputs.js";
 import { failLintInputs, runLintMode } from "./lint-mode.js";
 import { coreRunner } from "./runner.js";
+
+/** What {@link runAction} can be handed instead of the real thing. */
+export interface ActionSeams {
+  /**
+   * The model calls the engine makes (`runtime/model-calls.ts`); absent (as the runner starts the action):
+   * the real CLI from the tool cache. The port tier's tests hand the scripted stand-in here, and the run
+   * still finds and pins the tool cache's executable first (issue 24 item 1).
+   */
+  readonly modelCalls?: ModelCalls;
+}
 
 /**
  * Runs the action; sets outputs and the step's status. Never throws. The last-resort handler: a mode that
@@ -37,9 +49,13 @@ import { coreRunner } from "./runner.js";
  * (`completeAfterCrash` in `pull-request/step-result.ts`), so this sets the step's outcome only — a usage
  * error for an untrusted `git` met before any check run existed, else `failed`.
  */
-export async function runAction(env: Env = process.env, signal?: AbortSignal): Promise<void> {
+export async function runAction(
+  env: Env = process.env,
+  signal?: AbortSignal,
+  seams: ActionSeams = {},
+): Promise<void> {
   try {
-    await main(env, signal);
+    await main(env, signal, seams);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // Before anything ran (the first engine git call, or the trusted git directory): a usage error
@@ -56,7 +72,7 @@ export async function runAction(env: Env = process.env, signal?: AbortSignal): P
  * request's run (`auto`, `run`, `verify`: `pull-request/pull-request-run.ts`). Each mode builds its own
  * check-run reporter and completes it on a crash; nothing is handed back up. Rejects on internal errors.
  */
-async function main(env: Env, signal?: AbortSignal): Promise<void> {
+async function main(env: Env, signal: AbortSignal | undefined, seams: ActionSeams): Promise<void> {
   // Before anything else runs: which git, sh and npm the engine runs (never a PATH entry the PR can write).
   trustEngineExecutables(env, coreRunner);
   const parsed = readActionInputs(env);
@@ -71,7 +87,13 @@ async function main(env: Env, signal?: AbortSignal): Promise<void> {
       throw new Error(`Internal error: mode lint was read as ${parsed.inputs.mode.kind}`);
     return runLintMode({ env, inputs: parsed.inputs, mode: parsed.inputs.mode });
   }
-  const base = { runner: coreRunner, env, ...(signal ? { signal } : {}), secrets };
+  const base = {
+    runner: coreRunner,
+    env,
+    ...(signal ? { signal } : {}),
+    ...(seams.modelCalls !== undefined ? { modelCalls: seams.modelCalls } : {}),
+    secrets,
+  };
   if (parsed.ok && parsed.inputs.mode.kind === "resume")
     return runResumeMode({ ...base, inputs: parsed.inputs, mode: parsed.inputs.mode });
   if (parsed.ok && parsed.inputs.mode.kind === "report")

@@ -74,6 +74,7 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
             ...(f.claudePath !== undefined ? { claudePath: f.claudePath } : {}),
             ...(f.codexPath !== undefined ? { codexPath: f.codexPath } : {}),
             ...(proxy !== undefined ? { proxy } : {}),
+            ...(io.modelCalls !== undefined ? { modelCalls: io.modelCalls } : {}),
           }),
           ...(io.signal ? { signal: io.signal } : {}),
         },

@@ -90,6 +90,7 @@ export class CliLeg<Id extends string = string> {
         ...(proxy !== undefined ? { proxy } : {}),
         ...(flags.claudePath !== undefined ? { claudePath: flags.claudePath } : {}),
         ...(flags.codexPath !== undefined ? { codexPath: flags.codexPath } : {}),
+        ...(this.#o.io.modelCalls !== undefined ? { modelCalls: this.#o.io.modelCalls } : {}),
       }),
       hooks: {
         ...this.progress.hooks,

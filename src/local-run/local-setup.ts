@@ -15,6 +15,7 @@ import {
 } from "../policy/policy-file.js";
 import { git } from "../proc/git.js";
 import { cliSecrets, localCredentialProblem } from "../run/credentials.js";
+import type { ModelCalls } from "../run/model-cli.js";
 import type { RunTimeout } from "../run/request.js";
 import { EXIT } from "./exit-codes.js";
 import { type LocalRepository, locateRepository } from "./local-repository.js";
@@ -28,6 +29,11 @@ export interface CliIo {
   readonly err: { write(text: string): unknown };
   /** Aborted on SIGINT/SIGTERM: running nodes are stopped and the run ends cancelled (exit 130). */
   readonly signal?: AbortSignal;
+  /**
+   * The model calls the run makes (`runtime/model-calls.ts`); absent (as `evidence-gate` runs): the real
+   * CLIs. The port tier's tests hand the scripted stand-in here (issue 24 item 1).
+   */
+  readonly modelCalls?: ModelCalls;
 }
 
 /** How the result is reported (flags `--json`, `--repository`, `--sha`, `--check-*`, `--summary-out`). */

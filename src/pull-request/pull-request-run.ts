@@ -39,7 +39,7 @@ import { type PullRequestSubject, resolveTrigger, type Trigger } from "../github
 import type { RunEnd } from "../ledger/conclusion.js";
 import type { PolicyFileResult } from "../policy/policy-file.js";
 import { missingCredentialMessage, missingModelCredential } from "../run/credentials.js";
-import type { RunProxy } from "../run/model-cli.js";
+import type { ModelCalls, RunProxy } from "../run/model-cli.js";
 import { autoMode } from "../run/request.js";
 import { startRun } from "../run/start-run.js";
 import { DEFAULT_AUTO_CONCURRENCY, describeMode, type InputsResult } from "./action-inputs.js";
@@ -71,6 +71,8 @@ export interface PullRequestRunOptions {
   readonly runner: Runner;
   readonly env: Env;
   readonly signal?: AbortSignal;
+  /** The model calls the engine makes (`ActionSeams.modelCalls`); absent: the real CLIs. */
+  readonly modelCalls?: ModelCalls;
   readonly parsed: InputsResult;
   readonly secrets: readonly string[];
 }
@@ -253,6 +255,7 @@ async function openPullRequestRun(
     runner,
     env,
     ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.modelCalls !== undefined ? { modelCalls: o.modelCalls } : {}),
     inputs: parsed.inputs,
     event: subject,
     octokit,

@@ -17,6 +17,7 @@
  *    where it can be set up (input `isolate-user`, `isolation-scope.ts`, as the pull-request modes) — and
  *    the result is reported like any run, the run directory uploaded again for a later leg.
  */
+
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { unreachable } from "../core/unreachable.js";
@@ -35,7 +36,7 @@ import {
   RunArtifactError,
 } from "../github/run-artifact-download.js";
 import { readRunStateDigests, runStateDigestProblem } from "../github/run-state-digest.js";
-import type { RunProxy } from "../run/model-cli.js";
+import type { ModelCalls, RunProxy } from "../run/model-cli.js";
 import { recordedRuntime } from "../run/model-proxy.js";
 import { startRun } from "../run/start-run.js";
 import { type ActionInputs, describeMode, type ModeInputs } from "./action-inputs.js";
@@ -58,6 +59,8 @@ export interface ResumeModeOptions {
   readonly runner: Runner;
   readonly env: Env;
   readonly signal?: AbortSignal;
+  /** The model calls the engine makes (`ActionSeams.modelCalls`); absent: the real CLIs. */
+  readonly modelCalls?: ModelCalls;
   readonly inputs: ActionInputs;
   readonly mode: Extract<ModeInputs, { kind: "resume" }>;
   readonly secrets: readonly string[];
@@ -143,6 +146,7 @@ async function fetchRunDirectory(
       repo: event.repo,
       artifact,
       ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.modelCalls !== undefined ? { modelCalls: o.modelCalls } : {}),
     });
     // A runner reused without cleaning RUNNER_TEMP may still hold an older copy: the artifact wins.
     if (existsSync(runDir)) rmSync(runDir, { recursive: true, force: true });
@@ -326,6 +330,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
           runner,
           env,
           ...(o.signal ? { signal: o.signal } : {}),
+          ...(o.modelCalls !== undefined ? { modelCalls: o.modelCalls } : {}),
           inputs,
           reporter,
           runId: mode.runId,

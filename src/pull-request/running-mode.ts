@@ -23,6 +23,7 @@ import type { PullRequestSubject } from "../github/trigger.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import { autoRunPolicy, type PolicyFileResult, policySummary } from "../policy/policy-file.js";
 import { actionModelCredentials } from "../run/credentials.js";
+import type { ModelCalls } from "../run/model-cli.js";
 import { ModelCliSetup, type RunProxy } from "../run/model-cli.js";
 import { openRunProxy, proxyEventLine } from "../run/model-proxy.js";
 import type { RunPorts, RunRequest, WorkspacePort } from "../run/request.js";
@@ -39,6 +40,8 @@ export interface RunningMode {
   readonly runner: Runner;
   readonly env: Env;
   readonly signal?: AbortSignal;
+  /** The model calls the engine makes (`ActionSeams.modelCalls`); absent: the real CLIs. */
+  readonly modelCalls?: ModelCalls;
   readonly inputs: ActionInputs;
   readonly reporter: CheckRunReporter;
   readonly runId: string;
@@ -232,6 +235,7 @@ export function actionPorts(
       temp: run.temp,
       workspace: run.workspace,
       ...(proxy !== undefined ? { proxy } : {}),
+      ...(run.modelCalls !== undefined ? { modelCalls: run.modelCalls } : {}),
     }),
     workspace: { ...workspace, ...(publish !== undefined ? { publish } : {}) },
     hooks: { ...progressHooks(runner, run.reporter), ...hooks },

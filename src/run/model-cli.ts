@@ -33,6 +33,9 @@ import { buildChildEnv } from "../proc/child-env.js";
 import { currentChildIdentity, currentChildScope, giveToIdentity } from "../proc/child-identity.js";
 import type { KeyProxy } from "../proxy/key-proxy.js";
 import type { ModelCalls } from "../runtime/model-calls.js";
+
+export type { ModelCalls };
+
 import type { ModelRuntime } from "../runtime/model-runtime.js";
 import { runtimeFor } from "../runtime/runtime-for.js";
 import { codexHomesRoot } from "./codex-home.js";
@@ -88,12 +91,15 @@ export function localModelCli(o: {
   readonly claudePath?: string;
   readonly codexPath?: string;
   readonly proxy?: RunProxy;
+  /** The model calls the run makes (`CliIo.modelCalls`); absent: the real CLIs. */
+  readonly modelCalls?: ModelCalls;
 }): ModelCliPort {
   return {
     claudeExecutable: o.claudePath ?? "claude",
     codexExecutable: o.codexPath ?? "codex",
     modelEnv: (label, runtime) => throughProxy(o.proxy, runtime, o.modelEnv(label, runtime)),
     ...(o.proxy !== undefined ? { codexConfig: o.proxy.proxy.codexConfig } : {}),
+    ...(o.modelCalls !== undefined ? { modelCalls: o.modelCalls } : {}),
   };
 }
 
@@ -112,6 +118,11 @@ export interface ModelCliSetupOptions {
   readonly workspace: string;
   /** The run's key proxy, when it holds the credential: the CLIs then get its base URL and a dummy. */
   readonly proxy?: RunProxy;
+  /**
+   * The model calls the engine makes (`ActionSeams.modelCalls`); absent: the real CLIs. The CLI is still
+   * found (or installed) and pinned before the first call, as always.
+   */
+  readonly modelCalls?: ModelCalls;
 }
 
 /**
@@ -138,12 +149,15 @@ interface ActionCli {
 /** The action's model CLIs (see the module comment); it is a {@link ModelCliPort}. */
 export class ModelCliSetup implements ModelCliPort {
   readonly #options: ModelCliSetupOptions;
+  /** {@link ModelCliSetupOptions.modelCalls}. */
+  readonly modelCalls?: ModelCalls;
   /** The executables chosen by {@link beforeFirstModelCall}, checked before every call. */
   readonly #pinned = new Map<Runtime, PinnedCli>();
   readonly #clis: Readonly<Record<Runtime, ActionCli>>;
 
   constructor(options: ModelCliSetupOptions) {
     this.#options = options;
+    if (options.modelCalls !== undefined) this.modelCalls = options.modelCalls;
     const claudeHomes = join(options.temp, "evidence-gate", "homes");
     /** Set by the codex entry's `prepare`. */
     let codexHomes: string | null = null;

@@ -1,0 +1,123 @@
+/**
+ * The action in-process (issue 24 items 1–2: the action's decisions in the fast tier): the action's own
+ * `runAction` (src/action/run-action.ts) called in the test's process as `node dist/index.js` calls it, in
+ * the same step world the bundled action's tests build (`action-step.ts`: the inputs as `INPUT_*`
+ * variables, the webhook payload, the file-command files, `RUNNER_TEMP`, the GitHub API double checking
+ * every request against GitHub's description), with the model calls handed down as the run's port
+ * (`ActionSeams.modelCalls`) and played by the scripted stand-in (test/engine/scripted-calls.ts): every
+ * call's stream goes through its runtime's real stream parser and fold, then the real engine, the real
+ * verify command, the real check-run reporter and job summary. A model call nobody scripted fails the
+ * run's test (the run's result is thrown after the step, whatever the engine made of the rejection).
+ *
+ * The tool cache holds a stand-in `claude` and `codex` at the inputs' versions, so the action finds and
+ * pins them as it pins the real ones; they exit 97 if anything ever runs them.
+ *
+ * For the step, the test process's environment is exactly the step's (the worker's `VITEST*` variables
+ * kept), its working directory is the workspace, and what it writes on stdout/stderr is captured; all
+ * three and `process.exitCode` are restored after. One step at a time per process (vitest runs a file's
+ * tests one after another). What only the process shows stays with `action-harness.ts` (e2e): the real
+ * CLIs and the tool cache's pinned `claude`, the entry's signal handling, the post step, another user.
+ */
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { type ActionSeams, runAction } from "../../src/action/run-action.js";
+import type { ClaudeCall } from "../../src/runtime/invoke-claude.js";
+import type { CodexCall } from "../../src/runtime/invoke-codex.js";
+import type { Plays } from "../engine/port-harness.js";
+import { scriptedCallsByLabel } from "../engine/scripted-calls.js";
+import {
+  type ActionRun,
+  type ActionStepOptions,
+  populateToolCache,
+  prepareActionStep,
+} from "./action-step.js";
+
+export interface InProcessActionOptions extends ActionStepOptions {
+  /**
+   * Per label (a node's id, `planner`, `assessor`): its model calls' plays, in order (`port-harness.ts`'s
+   * `replied` makes a clean turn). Default none: any model call fails the test.
+   */
+  readonly plays?: Plays;
+}
+
+export interface InProcessActionRun extends ActionRun {
+  /** The model calls the engine made for `label`, in order (prompt, session, cwd, env …). */
+  madeFor(label: string): readonly (ClaudeCall | CodexCall)[];
+}
+
+/** The stand-in model CLI the tool cache holds: a shell script that says it ran and exits 97. */
+const STAND_IN_CLI = "#!/bin/sh\necho 'the in-process action spawned a model CLI' >&2\nexit 97\n";
+
+/** Writes the stand-in CLI at a private path and links it into `cache` as `name`/`version`'s `bin`. */
+function standInTool(cache: string, name: string, version: string, bin: string): void {
+  const file = `${cache}/.stand-ins/${name}-${bin}`;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, STAND_IN_CLI);
+  chmodSync(file, 0o755);
+  populateToolCache(cache, name, version, bin, file);
+}
+
+/**
+ * Runs the action's main job once in-process (see the module comment) and returns what the step wrote:
+ * exit code (`process.exitCode` as the action left it; 0 when unset), stdout/stderr, outputs, state,
+ * job summary, the GitHub double's calls during the step. `RUNNER_TEMP` stays until `cleanupActionRun`.
+ *
+ * @throws the first unscripted model call's error, after the step (its files removed).
+ */
+export async function runActionInProcess(
+  options: InProcessActionOptions,
+  seams: Omit<ActionSeams, "modelCalls"> = {},
+): Promise<InProcessActionRun> {
+  const scripted = scriptedCallsByLabel(options.plays ?? {});
+  const step = await prepareActionStep(options, {
+    fillToolCache: (cache, inputs) => {
+      standInTool(cache, "claude-code", inputs["claude-version"]!, "claude");
+      standInTool(cache, "codex", inputs["codex-version"]!, "codex");
+    },
+  });
+  const saved = { env: { ...process.env }, cwd: process.cwd(), exitCode: process.exitCode };
+  const out = { stdout: "", stderr: "" };
+  const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
+  const capture =
+    (stream: "stdout" | "stderr") =>
+    (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
+      out[stream] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+      const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+      done?.();
+      return true;
+    };
+  replaceEnv(step.env, saved.env);
+  process.exitCode = undefined;
+  process.chdir(options.workspace);
+  process.stdout.write = capture("stdout") as typeof process.stdout.write;
+  process.stderr.write = capture("stderr") as typeof process.stderr.write;
+  let exitCode: number;
+  try {
+    await runAction(step.env, undefined, { ...seams, modelCalls: scripted.calls });
+    exitCode = Number(process.exitCode ?? 0);
+  } catch (error) {
+    step.abandon();
+    throw error;
+  } finally {
+    process.stdout.write = writes.stdout;
+    process.stderr.write = writes.stderr;
+    process.chdir(saved.cwd);
+    replaceEnv(saved.env, {});
+    process.exitCode = saved.exitCode;
+  }
+  const run = step.collect({ exitCode, ...out });
+  const [unscripted] = scripted.unscripted;
+  if (unscripted !== undefined) throw unscripted;
+  return { ...run, madeFor: (label) => scripted.madeFor(label) };
+}
+
+/** Makes `process.env` exactly `env`, keeping the test worker's own `VITEST*` variables from `worker`. */
+function replaceEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  worker: Readonly<Record<string, string | undefined>>,
+): void {
+  for (const key of Object.keys(process.env)) delete process.env[key];
+  for (const [key, value] of Object.entries(worker))
+    if (key.startsWith("VITEST") && value !== undefined) process.env[key] = value;
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
+}
