@@ -4,16 +4,10 @@
  * The bundled action with the real claude CLI keeps one run of each surface (test/e2e/action-gate.test.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
-import { runActionInProcess } from "../support/action-in-process.js";
-import {
-  type ActionRun,
-  checkRunWrites,
-  cleanupActionRun,
-  completion,
-  stepDebug,
-} from "../support/action-step.js";
-import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
+import { describe, expect, it } from "vitest";
+import { actionInProcessResources } from "../support/action-in-process.js";
+import { checkRunWrites, completion, stepDebug } from "../support/action-step.js";
+import type { GitHubServer } from "../support/github-server/index.js";
 import { MARKS } from "../support/scenarios/fix-sum.js";
 import { fixSumPlays } from "../support/scenarios/fix-sum-plays.js";
 import {
@@ -27,25 +21,13 @@ import {
 const GOAL = `${MARKS.plannerGoal}.`;
 const CHECK_RUNS = "/repos/{owner}/{repo}/check-runs";
 
-const open: { github?: GitHubServer; repos: TempRepo[]; runs: ActionRun[] } = { repos: [], runs: [] };
-afterEach(async () => {
-  for (const run of open.runs.splice(0)) cleanupActionRun(run);
-  for (const repo of open.repos.splice(0)) await repo.cleanup();
-  await open.github?.close();
-  open.github = undefined;
-});
+const open = actionInProcessResources();
+const { run } = open;
 
 async function setup(): Promise<{ repo: TempRepo; github: GitHubServer; head: string }> {
-  const repo = await makeSampleNodeRepo();
-  open.repos.push(repo);
-  open.github = await startGitHubServer();
-  return { repo, github: open.github, head: await repo.git(["rev-parse", "HEAD"]) };
-}
-
-async function run(...args: Parameters<typeof runActionInProcess>) {
-  const result = await runActionInProcess(...args);
-  open.runs.push(result);
-  return result;
+  const repo = open.keep(await makeSampleNodeRepo());
+  const github = await open.github();
+  return { repo, github, head: await repo.git(["rev-parse", "HEAD"]) };
 }
 
 /** The one check run the GitHub server holds, as GitHub would show it now. */

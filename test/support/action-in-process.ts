@@ -18,8 +18,9 @@
  * tests one after another). What only the process shows stays with `action-harness.ts` (e2e): the real
  * CLIs and the tool cache's pinned `claude`, the entry's signal handling, the post step, another user.
  */
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { afterEach } from "vitest";
 import { type ActionSeams, runAction } from "../../src/action/run-action.js";
 import type { ClaudeCall } from "../../src/runtime/invoke-claude.js";
 import type { CodexCall } from "../../src/runtime/invoke-codex.js";
@@ -28,9 +29,12 @@ import { scriptedCallsByLabel } from "../engine/scripted-calls.js";
 import {
   type ActionRun,
   type ActionStepOptions,
+  cleanupActionRun,
   populateToolCache,
   prepareActionStep,
 } from "./action-step.js";
+import { type GitHubServer, startGitHubServer } from "./github-server/index.js";
+import type { TempRepo } from "./temp-repo.js";
 
 export interface InProcessActionOptions extends ActionStepOptions {
   /**
@@ -120,4 +124,53 @@ function replaceEnv(
   for (const [key, value] of Object.entries(worker))
     if (key.startsWith("VITEST") && value !== undefined) process.env[key] = value;
   for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
+}
+
+/**
+ * What a file's in-process action tests started, stopped or removed after each test: the GitHub double,
+ * the repositories, the runs' `RUNNER_TEMP`s and other folders.
+ */
+export interface InProcessActionResources {
+  /** {@link runActionInProcess}, its `RUNNER_TEMP` removed after the test. */
+  run(options: InProcessActionOptions, seams?: Omit<ActionSeams, "modelCalls">): Promise<InProcessActionRun>;
+  /** `repo`, removed after the test. */
+  keep<R extends TempRepo>(repo: R): R;
+  /** A GitHub API double (`startGitHubServer`'s options), closed after the test. */
+  github(options?: Parameters<typeof startGitHubServer>[0]): Promise<GitHubServer>;
+  /** A folder removed after the test. */
+  dir(path: string): string;
+}
+
+/** The resources of a test file's in-process action tests, cleaned up after each test (registers `afterEach`). */
+export function actionInProcessResources(): InProcessActionResources {
+  const runs: ActionRun[] = [];
+  const repos: TempRepo[] = [];
+  const servers: GitHubServer[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const run of runs.splice(0)) cleanupActionRun(run);
+    for (const server of servers.splice(0)) await server.close();
+    for (const repo of repos.splice(0)) await repo.cleanup();
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    run: async (options, seams) => {
+      const result = await runActionInProcess(options, seams);
+      runs.push(result);
+      return result;
+    },
+    keep: (repo) => {
+      repos.push(repo);
+      return repo;
+    },
+    github: async (options) => {
+      const server = await startGitHubServer(options);
+      servers.push(server);
+      return server;
+    },
+    dir: (path) => {
+      dirs.push(path);
+      return path;
+    },
+  };
 }
