@@ -32,9 +32,8 @@ export interface KindedReason<K extends string> {
  * once per field, with the placeholder it most likely meant when one can be told.
  */
 export function lookalikeAdvice(graph: Graph, spec: NodeSpec): string[] {
-  const producers = new Set(
-    graph.nodes.filter((n) => n.type !== "gate" && n.id !== spec.id).map((n) => n.id),
-  );
+  // Built only for a node that has a look-alike (linear in the graph per such node, not per node).
+  let producers: Set<string> | undefined;
   const inputs = new Set(graph.inputs);
   const reasons: string[] = [];
   for (const [field, template] of templatedFields(spec)) {
@@ -43,6 +42,9 @@ export function lookalikeAdvice(graph: Graph, spec: NodeSpec): string[] {
       if (seen.has(ref.token)) continue;
       seen.add(ref.token);
       const how = field === "prompt" ? "sent to the model" : "used";
+      producers ??= new Set(
+        graph.nodes.filter((n) => n.type !== "gate" && n.id !== spec.id).map((n) => n.id),
+      );
       const meant = likelyMeant(ref.namespace, ref.path, ref.filter, producers, inputs);
       const hint =
         ref.namespace === "self"

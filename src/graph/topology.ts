@@ -11,7 +11,8 @@ export interface TopologyNode {
   readonly feedback?: { readonly rerun?: string | undefined } | undefined;
 }
 
-function indexById<N extends TopologyNode>(nodes: readonly N[]): Map<string, N> {
+/** The nodes by id; the first of a repeated id wins (validation reports the repeat). */
+export function indexById<N extends TopologyNode>(nodes: readonly N[]): Map<string, N> {
   const byId = new Map<string, N>();
   for (const node of nodes) if (!byId.has(node.id)) byId.set(node.id, node);
   return byId;
@@ -32,6 +33,25 @@ export function ancestorsOf(nodes: readonly TopologyNode[], id: string): Set<str
     }
   }
   return seen;
+}
+
+/**
+ * Whether `candidate` is a transitive `depends_on` parent of `id` (as `ancestorsOf(…).has(candidate)`), walking
+ * up from `id` only until it is found: a node naming its parent costs one step, not a walk of the graph.
+ */
+export function hasAncestor(byId: ReadonlyMap<string, TopologyNode>, id: string, candidate: string): boolean {
+  const seen = new Set<string>();
+  const stack = [id];
+  while (stack.length > 0) {
+    for (const parent of byId.get(stack.pop() ?? "")?.depends_on ?? []) {
+      if (parent === candidate && byId.has(parent)) return true;
+      if (!seen.has(parent) && byId.has(parent)) {
+        seen.add(parent);
+        stack.push(parent);
+      }
+    }
+  }
+  return false;
 }
 
 /** Ids of the nodes that list `id` in `depends_on`, in declaration order. */

@@ -11,7 +11,7 @@
 import { type GraphIssue, nodeIssue } from "./issue.js";
 import { placeholdersIn } from "./placeholders.js";
 import type { NodeSpec } from "./schema.js";
-import { ancestorsOf, feedbackBodyOf } from "./topology.js";
+import { feedbackBodyOf, hasAncestor, indexById } from "./topology.js";
 
 /** The interpolated fields of a node, as `[field path, template]` pairs, skipping absent ones. */
 export function templatedFields(node: NodeSpec): [string, string][] {
@@ -30,6 +30,7 @@ export function templatedFields(node: NodeSpec): [string, string][] {
 export function placeholderIssues(nodes: readonly NodeSpec[]): GraphIssue[] {
   const issues: GraphIssue[] = [];
   const byId = new Map(nodes.map((node) => [node.id, node] as const));
+  const firstById = indexById(nodes);
   const bodies = new Map<string, Set<string>>();
   for (const node of nodes) {
     if (node.feedback !== undefined) bodies.set(node.id, new Set(feedbackBodyOf(nodes, node.id)));
@@ -38,7 +39,6 @@ export function placeholderIssues(nodes: readonly NodeSpec[]): GraphIssue[] {
   nodes.forEach((node, index) => {
     const fields = templatedFields(node);
     if (fields.length === 0) return;
-    const ancestors = ancestorsOf(nodes, node.id);
     for (const [field, template] of fields) {
       for (const ref of placeholdersIn(template)) {
         const at = `${field}: ${ref.token}`;
@@ -54,7 +54,7 @@ export function placeholderIssues(nodes: readonly NodeSpec[]): GraphIssue[] {
           if (producer === undefined) report(`names unknown node ${JSON.stringify(ref.name)}`);
           else if (producer.type === "gate")
             report(`names gate ${JSON.stringify(ref.name)}, which saves no output`);
-          else if (ref.name === node.id || !ancestors.has(ref.name)) {
+          else if (ref.name === node.id || !hasAncestor(firstById, node.id, ref.name)) {
             report(
               `names ${JSON.stringify(ref.name)}, which is not an ancestor of this node — its output may not exist ` +
                 "when this node starts; add it to depends_on (directly or through a parent)",

@@ -1,5 +1,13 @@
 import { describe, expect, test } from "vitest";
-import { ancestorsOf, cyclesOf, dependentsOf, feedbackBodyOf, sinksOf } from "../../src/graph/topology.js";
+import {
+  ancestorsOf,
+  cyclesOf,
+  dependentsOf,
+  feedbackBodyOf,
+  hasAncestor,
+  indexById,
+  sinksOf,
+} from "../../src/graph/topology.js";
 
 const diamond = [
   { id: "plan" },
@@ -25,6 +33,27 @@ describe("depends_on questions", () => {
       { id: "b", depends_on: ["a"] },
     ];
     expect([...ancestorsOf(cyclic, "a")].sort()).toEqual(["a", "b"]);
+  });
+
+  test("hasAncestor answers as ancestorsOf does, for every pair, on a diamond and on a cycle with an unknown parent", () => {
+    const cyclic = [
+      { id: "a", depends_on: ["b", "ghost"] },
+      { id: "b", depends_on: ["a"] },
+      { id: "c", depends_on: ["b"] },
+    ];
+    for (const nodes of [diamond, cyclic]) {
+      const byId = indexById(nodes);
+      for (const { id } of nodes)
+        for (const candidate of [...nodes.map((n) => n.id), "ghost"])
+          expect(hasAncestor(byId, id, candidate), `${id} ← ${candidate}`).toBe(
+            ancestorsOf(nodes, id).has(candidate),
+          );
+    }
+    // Spot checks of what the loop compares: a grandparent yes, a sibling no, itself only on a cycle.
+    expect(hasAncestor(indexById(diamond), "join", "plan")).toBe(true);
+    expect(hasAncestor(indexById(diamond), "left", "right")).toBe(false);
+    expect(hasAncestor(indexById(cyclic), "a", "a")).toBe(true);
+    expect(hasAncestor(indexById(cyclic), "c", "c")).toBe(false);
   });
 
   test("dependents are the nodes listing the id in depends_on", () => {
