@@ -477,10 +477,23 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       while (performance.now() < deadline && !github.state.reruns.includes(runId)) await sleep(100);
       if (!github.state.reruns.includes(runId)) return;
       // A real attempt runs for minutes, far longer than the click's handling: attempt 2 finishes only once
-      // both copies of the click were worked (GitHub refuses a re-run while an attempt runs).
+      // both copies of the click were worked (GitHub refuses a re-run while an attempt runs) — or a copy
+      // went down with the killed replica: answered 202 there and never worked, it is gone with the process
+      // (the re-run above is the other copy's work), so waiting for it would only run out the deadline.
       const worked = () =>
         replicas.flatMap((r) => r.lines).filter((l) => l.kind === "delivery" && l.delivery === click).length;
-      while (performance.now() < deadline && worked() < 2) await sleep(100);
+      const lostWithKilled = () => {
+        if (killed === null) return 0;
+        const down = killed.replica;
+        const answeredThere = proxy!.answered.filter(
+          (a) => a.replica === down && a.guid === click && a.status === 202,
+        ).length;
+        const workedThere = replicas[down]!.lines.filter(
+          (l) => l.kind === "delivery" && l.delivery === click,
+        ).length;
+        return Math.max(0, answeredThere - workedThere);
+      };
+      while (performance.now() < deadline && worked() + lostWithKilled() < 2) await sleep(100);
       const ledger2 = ledger1.conclusion?.conclusion === "success" ? FAILURE_LEDGER : SUCCESS_LEDGER;
       expected.push({
         pullRequest: number,
