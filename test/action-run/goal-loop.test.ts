@@ -1,16 +1,18 @@
 /**
- * The action's goal loop (`max-cycles`, SPEC §7; issue 13 item 7) end to end: `node dist/index.js` as the
- * runner runs it, the real `claude` CLI driven by the scripted model server, the check run posted to the
- * local GitHub server (OpenAPI-validated). Cycle 1 reviews only and its verify fails; the assessor says
- * the goal is not met; cycle 2 plans again from what remains, fixes `sum()` and is assessed met. The one
- * check run shows a section per cycle and concludes from the last run (its verified fix is not pushed:
- * `action_required`), neither cycle 1's failure nor the assessor's "met".
+ * The action's goal loop (`max-cycles`, SPEC §7; issue 13 item 7), in-process (test/support/action-in-process.ts:
+ * the action's `runAction` with the model calls played by the scripted stand-in, the check run posted to
+ * the local GitHub API double). Cycle 1 reviews only and its verify fails; the assessor says the goal is
+ * not met; cycle 2 plans again from what remains, fixes `sum()` and is assessed met. The one check run
+ * shows a section per cycle and concludes from the last run (its verified fix is not pushed:
+ * `action_required`), neither cycle 1's failure nor the assessor's "met". (It ran the bundle with the real
+ * claude CLI in test/e2e/ before: issue 24.)
  */
 import { describe, expect, it } from "vitest";
-import { actionTestResources, completion, stepDebug } from "../support/action-harness.js";
-import type { ModelScript } from "../support/model-server/index.js";
-import { fixSumScript, MARKS, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
-import { makeSampleNodeRepo } from "../support/temp-repo.js";
+import { replied } from "../engine/port-harness.js";
+import { actionInProcessResources } from "../support/action-in-process.js";
+import { completion, stepDebug } from "../support/action-step.js";
+import { MARKS, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
+import { FIXED_SUM, makeSampleNodeRepo } from "../support/temp-repo.js";
 
 const GOAL = `${MARKS.plannerGoal}.`;
 const REMAINING = "REMAINING-MARK: sum() still subtracts; npm test fails";
@@ -28,57 +30,38 @@ const FIX_PLAN = JSON.stringify({
   ],
 });
 
-const open = actionTestResources();
-const { run, servers } = open;
-
-/**
- * The fix-sum scenario with a planner per cycle (cycle 2's prompt quotes `remaining`) and an assessor
- * verdict per cycle, told apart by the node ids in the ledger each reads. First match wins: the assessor's
- * prompt quotes the goal, so its conversations come before the planners'.
- */
-function script(repoDir: string): ModelScript {
-  const base = fixSumScript({ repoDir });
-  const verdict = (met: boolean, remaining: string, evidence: string) => ({
-    text: JSON.stringify({ goal_met: met, remaining, evidence }),
-  });
-  return {
-    conversations: [
-      {
-        name: "assess-2",
-        match: ["You are the assessor", "implement"],
-        turns: [verdict(true, "", "ASSESS-2-MARK: the implement sink's npm test passed")],
-      },
-      {
-        name: "assess-1",
-        match: ["You are the assessor"],
-        turns: [verdict(false, REMAINING, "ASSESS-1-MARK: the review sink's npm test failed")],
-      },
-      { name: "planner-2", match: [MARKS.plannerGoal, "REMAINING-MARK"], turns: [{ text: FIX_PLAN }] },
-      { name: "planner-1", match: MARKS.plannerGoal, turns: [{ text: reviewOnlyPlan() }] },
-      ...base.conversations.filter((c) => !c.name?.startsWith("planner")),
-    ],
-  };
-}
+const open = actionInProcessResources();
+const reply = (text: string, more: Parameters<typeof replied>[2] = {}) => replied("claude", text, more);
+const verdict = (met: boolean, remaining: string, evidence: string) =>
+  reply(JSON.stringify({ goal_met: met, remaining, evidence }));
 
 describe("action: the goal loop (max-cycles)", () => {
   it("an unmet cycle 1 then a met cycle 2: one check run, a section per cycle, the conclusion the last run's", async () => {
     const repo = open.keep(await makeSampleNodeRepo());
-    const { github, model } = await servers(script(repo.dir));
+    const github = await open.github();
 
-    const result = await run({
+    const result = await open.run({
       workspace: repo.dir,
       // 3, so that cycle 2 is assessed (the last cycle allowed never is) and the loop stops on "met".
       inputs: { goal: GOAL, "verify-cmd": "npm test", "max-cycles": "3" },
       github,
-      model,
-      timeoutMs: 170_000,
+      plays: {
+        planner: [reply(reviewOnlyPlan()), reply(FIX_PLAN)],
+        review: [reply("The file reads fine. Nothing to change.")],
+        implement: [reply("Fixed sum() in src/sum.js.", { writes: { "src/sum.js": FIXED_SUM } })],
+        assessor: [
+          verdict(false, REMAINING, "ASSESS-1-MARK: the review sink's npm test failed"),
+          verdict(true, "", "ASSESS-2-MARK: the implement sink's npm test passed"),
+        ],
+      },
     });
 
     expect(result.exitCode, stepDebug(result)).toBe(0);
-    const names = result.modelRequests.map((r) => r.conversation);
-    expect(names.filter((n) => n?.startsWith("planner"))).toEqual(["planner-1", "planner-2"]);
-    expect(names).toContain("assess-1");
-    expect(names).toContain("assess-2");
+    const planners = result.madeFor("planner");
+    expect(planners).toHaveLength(2);
+    expect(planners[0]!.prompt).not.toContain("REMAINING-MARK");
+    expect(planners[1]!.prompt).toContain("REMAINING-MARK: sum() still subtracts");
+    expect(result.madeFor("assessor")).toHaveLength(2);
     // One check run, concluded from the last run: its fix is verified but not pushed.
     expect(github.state.checkRuns).toHaveLength(1);
     expect(github.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "action_required" });
@@ -104,5 +87,5 @@ describe("action: the goal loop (max-cycles)", () => {
     expect(result.summary).toContain("#### Cycle 1/3: ❌ failure");
     expect(result.summary).toMatch(/#### Cycle 2\/3: ⚠\uFE0F? action_required/);
     github.assertNoViolations();
-  }, 180_000);
+  });
 });
