@@ -76,7 +76,7 @@ function streamCasesFor(runtime: Runtime): readonly CauseCase[] {
   const fixed = replied(runtime, "Fixed sum().");
   return [
     { cause: "run_error", extra: "", plays: [apiFailed(runtime), fixed], passes: "exit-only" },
-    { cause: "timeout", extra: "timeout: 2s", plays: [hangs(runtime), fixed], passes: "exit-only" },
+    { cause: "timeout", extra: "timeout: 1s", plays: [hangs(runtime), fixed], passes: "exit-only" },
     {
       cause: "output_error",
       extra: "",
