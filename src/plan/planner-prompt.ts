@@ -91,7 +91,8 @@ function boundedGoal(goal: string): ReturnType<typeof sanitiseUntrusted> {
  * @param named what the surface calls the goal, opening the message: `--goal`, input \`goal\`, the text of
  *   a `/evidence-gate run` comment.
  * @param fix how that surface's user shortens it, completed by "to 8,000 characters or fewer": `Shorten --goal`.
- * @returns a usage-error message naming the input, its length, the bound and the fix; no trailing period.
+ * @returns a usage-error message naming the input, its length, the bound and the fix, ending with its period
+ *   (the conclusion adds "Nothing ran.").
  */
 export function goalLengthProblem(goal: string, named: string, fix: string): string | null {
   const omitted = boundedGoal(goal).omittedChars;
@@ -101,7 +102,7 @@ export function goalLengthProblem(goal: string, named: string, fix: string): str
     `${named} is ${count(GOAL_MAX_CHARS + omitted)} characters long (not counting hidden characters and HTML ` +
     `comments), over the ${count(GOAL_MAX_CHARS)} the planner takes, and a goal cut to fit would ask for ` +
     `something else. ${fix} to ${count(GOAL_MAX_CHARS)} characters or fewer: the instruction itself, with ` +
-    "long material such as logs or a specification in a file in the repository that the goal names"
+    "long material such as logs or a specification in a file in the repository that the goal names."
   );
 }
 
