@@ -5,6 +5,7 @@
  * The action's input `goal` and a comment's text are test/action-run/goal-length.test.ts.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { runCliPlan } from "../../src/cli/plan-command.js";
 import { runCliAuto } from "../../src/cli/run-auto-command.js";
 import { replied } from "../engine/port-harness.js";
 import { scriptedCallsByLabel } from "../engine/scripted-calls.js";
@@ -18,14 +19,14 @@ afterEach(async () => {
 /** `n` visible characters, no spaces at the ends. */
 const goalOf = (n: number): string => "Fix_sum().".repeat(Math.ceil(n / 10)).slice(0, n);
 
-/** Runs `auto --goal GOAL --verify-cmd "node --test"` in-process; the planner's one play refuses to plan. */
-async function auto(goal: string) {
+/** Runs `COMMAND --goal GOAL --verify-cmd "node --test"` in-process; the planner's one play refuses to plan. */
+async function withGoal(goal: string, command: typeof runCliAuto = runCliAuto) {
   const repo = await makeSampleNodeRepo();
   repos.push(repo);
   const scripted = scriptedCallsByLabel({ planner: [replied("claude", "I will not plan this.")] });
   let stdout = "";
   let stderr = "";
-  const code = await runCliAuto(
+  const code = await command(
     ["--repo", repo.dir, "--goal", goal, "--verify-cmd", "node --test", "--claude-path", process.execPath],
     {
       cwd: repo.dir,
@@ -40,7 +41,7 @@ async function auto(goal: string) {
 
 describe("evidence-gate auto: a goal over 8,000 characters is refused, never cut", () => {
   it("--goal of 8,001 characters: exit 64 naming --goal, its length and the fix; the planner never called", async () => {
-    const r = await auto(goalOf(8_001));
+    const r = await withGoal(goalOf(8_001));
     expect(r.code, r.stderr + r.stdout).toBe(64);
     expect(r.stderr).toContain(
       "evidence-gate auto: --goal is 8,001 characters long (not counting hidden characters and HTML comments), over the 8,000 the planner takes, and a goal cut to fit would ask for something else. Shorten --goal to 8,000 characters or fewer",
@@ -48,8 +49,15 @@ describe("evidence-gate auto: a goal over 8,000 characters is refused, never cut
     expect(r.planner).toHaveLength(0);
   });
 
+  it("plan --goal of 8,001 characters: the same usage error, exit 64, no planner call", async () => {
+    const r = await withGoal(goalOf(8_001), runCliPlan);
+    expect(r.code, r.stderr + r.stdout).toBe(64);
+    expect(r.stderr).toContain("evidence-gate plan: --goal is 8,001 characters long");
+    expect(r.planner).toHaveLength(0);
+  });
+
   it("--goal of 8,000 characters reaches the planner whole", async () => {
-    const r = await auto(goalOf(8_000));
+    const r = await withGoal(goalOf(8_000));
     expect(r.planner).toHaveLength(1);
     expect(r.planner[0]!.prompt).toContain(goalOf(8_000));
     expect(r.planner[0]!.prompt).not.toContain("characters omitted by evidence-gate");
