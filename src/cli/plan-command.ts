@@ -7,7 +7,7 @@
  * made, no check run is created; the planner call is the only thing spent.
  *
  * Exit codes (SPEC §2): 0 planned, 1 the plan was refused after its repair (or planning failed), 3 refused
- * for build evidence, 64 usage error, 130 interrupted.
+ * for build evidence, 64 usage error (claude answering "Not logged in" included: no credential), 130 interrupted.
  */
 
 import { EXIT } from "../local-run/exit-codes.js";
@@ -19,6 +19,7 @@ import { planLines, planTitle, promptLines } from "../progress/progress-lines.js
 import { cliSecrets } from "../run/credentials.js";
 import { localModelCli } from "../run/model-cli.js";
 import { autoMode } from "../run/request.js";
+import { claudeNotLoggedInMessage } from "../runtime/claude-runtime.js";
 import { PLAN_USAGE, parsePlanFlags } from "./parse-auto-flags.js";
 import { parseOrExit } from "./parse-command.js";
 
@@ -98,6 +99,11 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
     // Only a plan refused again after its repair is "refused"; an interrupted or failed planner call is not.
     const title = io.signal?.aborted ? "plan: interrupted, nothing to run" : planTitle(plan);
     if (!f.json) for (const l of planLines(plan, title)) say.line(l);
+    // claude without a credential: the operator's setup, named with the fix (exit 64), not a planning failure.
+    if (rejected.notLoggedIn === true) {
+      say.error(claudeNotLoggedInMessage("cli"));
+      return EXIT.usage;
+    }
     if (rejected.repairAttempted) {
       for (const refusal of rejected.refusals) say.error(`the plan was refused after its repair: ${refusal}`);
     } else {

@@ -17,7 +17,7 @@ import type { ResumeAction } from "../engine/resume-run.js";
 import { EXIT } from "../local-run/exit-codes.js";
 import { CliLeg, withLocalProxy } from "../local-run/local-leg.js";
 import { type CliIo, checkedRepository, refuseUsage, runsDirFor } from "../local-run/local-setup.js";
-import { RunReport } from "../local-run/terminal-report.js";
+import { type CheckRunNotCreated, RunReport } from "../local-run/terminal-report.js";
 import { cliSecrets } from "../run/credentials.js";
 import { recordedRuntime } from "../run/model-proxy.js";
 import { startRun } from "../run/start-run.js";
@@ -75,7 +75,7 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
       // A check run that cannot be created stops the leg (its nodes end cancelled); the ledger still prints.
       const stop = new AbortController();
       const signal = io.signal ? AbortSignal.any([io.signal, stop.signal]) : stop.signal;
-      const checkRun: { startError: string | null } = { startError: null };
+      const checkRun: { startError: CheckRunNotCreated | null } = { startError: null };
       const result = await startRun(
         {
           mode: {
@@ -129,9 +129,10 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
           const code = await leg.finished(result);
           if (checkRun.startError !== null) {
             report.error(
-              `the check run could not be created, so the leg was stopped: ${checkRun.startError}`,
+              `the check run could not be created, so the leg was stopped: ${checkRun.startError.message}`,
             );
-            return EXIT.failed;
+            // A refused token is the operator's setup to fix, as in a fresh run (`RunReport.startFresh`).
+            return checkRun.startError.tokenRefused ? EXIT.usage : EXIT.failed;
           }
           return code;
         }

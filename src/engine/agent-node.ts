@@ -26,7 +26,7 @@ import type {
   VerifyEvidence,
 } from "../core/ledger-row.js";
 import { shownCommand } from "../core/shown-command.js";
-import { claimsForRow } from "../evidence/node-claims.js";
+import { claimsField } from "../evidence/node-claims.js";
 import { qualifierFor } from "../evidence/qualifier.js";
 import type { VerifyQueue } from "../evidence/verify.js";
 import type { GraphNode } from "../graph/graph.js";
@@ -514,9 +514,8 @@ class RowMaker {
   }
 
   /** The reply's claims beside the verify's result (issue 25 item 4), as a spreadable row field. */
-  #claims(verify: VerifyEvidence): { claims?: RowClaim[] } {
-    const claims = claimsForRow(this.call.facts.reply, verify);
-    return claims !== undefined ? { claims } : {};
+  #claims(verify: VerifyEvidence): { readonly claims?: RowClaim[] } {
+    return claimsField(this.call.facts.reply, verify);
   }
 
   #withOutside(detail: string): string {

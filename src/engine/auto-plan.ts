@@ -21,7 +21,7 @@ import { loadGraphObject } from "../graph/load.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { attachVerifyCommand } from "../plan/attach-verify.js";
 import type { PlannedSpec } from "../plan/planned-rules.js";
-import { plannerPrompt } from "../plan/planner-prompt.js";
+import { goalLengthProblem, plannerPrompt } from "../plan/planner-prompt.js";
 import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "../policy/allowlist.js";
 import { plannedNodePolicies, plannedNodePolicy } from "../policy/ceiling.js";
 import { plannedRunDisclosure, type Runtime } from "../policy/disclosure.js";
@@ -32,6 +32,9 @@ import { planPolicy } from "./fresh-run.js";
 import { type PlanCallResult, type PlanningCall, planWithRepair } from "./plan-call.js";
 import { workingDirectoryProblem } from "./run-setup.js";
 import { runtimeOptionsProblem, runtimeWarnings } from "./runtime-setup.js";
+
+/** The goal's length check, for a surface that names the goal's source itself (a comment's text). */
+export { goalLengthProblem };
 
 /** What the planning half needs: the subset of `AutoRunOptions` that `plan` takes too. Times in ms. */
 export interface AutoPlanOptions {
@@ -104,13 +107,18 @@ export type PlanStartResult =
   | PlanStart;
 
 /**
- * Everything decided before any model call or any write: the goal is not empty, the runtime options fit,
+ * Everything decided before any model call or any write: the goal is not empty nor longer than the planner
+ * takes (`goalLengthProblem`: refused, never cut), the runtime options fit,
  * the working directory lies inside the repository, the build-evidence decision (SPEC §5), and the
  * policy file's `planned-tools` extension. Spends nothing and writes nothing.
  */
 export async function startPlanning(o: AutoPlanOptions): Promise<PlanStartResult> {
   if (o.goal.trim() === "")
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
+  // Refused, never cut: a goal cut to fit the prompt would be another request (a PR body, a long comment).
+  const named = o.surface === "cli" ? "--goal" : "input `goal`";
+  const tooLong = goalLengthProblem(o.goal, named, `Shorten ${named}`);
+  if (tooLong !== null) return { kind: "usage_error", message: tooLong };
   const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const repoDir = resolve(o.repoDir);

@@ -10,6 +10,7 @@ import type { IgnoredFiles } from "../evidence/ignored-files.js";
 import { receiptSettingsOf } from "../evidence/verify.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import type { Runtime } from "../policy/disclosure.js";
+import { claudeNotLoggedInMessage } from "../runtime/claude-runtime.js";
 import { type AutoPlanOptions, type AutoPlanResult, planAuto, startPlanning } from "./auto-plan.js";
 import { finishRun, snapshotLedger } from "./finish-run.js";
 import {
@@ -151,11 +152,14 @@ async function endRejectedPlan(
   await o.hooks?.onPlan?.(redactor.deep(plan));
   // Only a repaired-and-refused-again plan is "refused twice"; an unusable first reply (no JSON, a
   // failed call) is not repairable and ends the run as a planning failure naming why.
+  // claude without a credential is the operator's setup (a usage error naming it), not a planning failure.
   const end: RunEnd = o.signal?.aborted
     ? runEndOfAbort(o.signal)
-    : rejected.repairAttempted
-      ? { kind: "plan-refused", refusals: rejected.refusals }
-      : { kind: "planning-failed", message: rejected.reason };
+    : rejected.notLoggedIn === true
+      ? { kind: "usage-error", message: claudeNotLoggedInMessage(o.surface) }
+      : rejected.repairAttempted
+        ? { kind: "plan-refused", refusals: rejected.refusals }
+        : { kind: "planning-failed", message: rejected.reason };
   store.state.planning_calls = [...planned.calls];
   store.state.legs = closeLeg(store.state.legs, end);
   store.save();

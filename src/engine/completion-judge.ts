@@ -22,6 +22,7 @@
 import { renameSync } from "node:fs";
 import type { FailRow, LedgerRow, PassRow } from "../core/ledger-row.js";
 import type { Redactor } from "../core/redact.js";
+import { claimsField } from "../evidence/node-claims.js";
 import type { AgentNodeResult, NodeVerifier } from "./agent-node.js";
 import { type CompletionCheck, runCompletionCheck } from "./completion-gate.js";
 import { type CompletionProgress, oneLineClip } from "./completion-progress.js";
@@ -92,17 +93,19 @@ export async function judgeAttempt(
   );
   if (check.kind === "passed")
     return {
-      produced: { ...produced, row: passRow(row, check, attempt, max, ctx) },
+      produced: { ...produced, row: passRow(row, check, attempt, max, ctx, produced.reply) },
       next: null,
       progress: null,
     };
   keepReplyAsFailed(ctx.dir, node.id);
+  // Each attempt's row sets its own reply's claims beside its own check's verify (issue 25 item 4): the
+  // "it passes" a model wrote over a red build is named whether or not the repair loop is on.
   const failedWith = (
     fail: Omit<FailRow, keyof PassRow | "verdict"> & Partial<FailRow>,
   ): AgentNodeResult => ({
     ...produced,
     judged: false,
-    row: ctx.redactor.deep(failRowOf(row, fail)),
+    row: ctx.redactor.deep(failRowOf(row, { ...fail, ...claimsField(produced.reply, fail.verify) })),
   });
   if (check.kind === "cancelled") {
     return {
@@ -237,7 +240,8 @@ function codexThreadOf(
 /**
  * The attempt's PASS with the check's evidence: a command that passed is the engine's own evidence
  * (`verified`, its evidence on the row); a plan whose items are all done is the agent's own word
- * (`self-reported`, unless a `success_check.verify` already made the row `verified`).
+ * (`self-reported`, unless a `success_check.verify` already made the row `verified`). A command's evidence
+ * comes with the attempt's `reply`'s claims set beside it.
  */
 function passRow(
   row: PassRow,
@@ -245,12 +249,13 @@ function passRow(
   attempt: number,
   max: number,
   ctx: AttemptContext,
+  reply: string,
 ): PassRow {
   const qualifier = check.verify !== undefined || row.qualifier === "verified" ? "verified" : "self-reported";
   return ctx.redactor.deep({
     ...row,
     qualifier,
-    ...(check.verify !== undefined ? { verify: check.verify } : {}),
+    ...(check.verify !== undefined ? { verify: check.verify, ...claimsField(reply, check.verify) } : {}),
     detail: `${row.detail}; completion.verify ${oneLineClip(check.summary)}; attempt ${attempt}/${max}`,
     completion: { attempt, maxAttempts: max, check: "passed" },
   });

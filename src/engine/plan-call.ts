@@ -13,6 +13,7 @@ import { plannerPolicy } from "../policy/ceiling.js";
 import type { Runtime } from "../policy/disclosure.js";
 import {
   askReadOnly,
+  endedNotLoggedIn,
   type ModelCallBill,
   noReplyWords,
   type ReadOnlyCaller,
@@ -43,6 +44,11 @@ export type PlanCallResult =
       readonly repairAttempted: boolean;
       /** Each failed start of the planner CLI that was retried (`withStartRetry`), in order. */
       readonly failedStarts: readonly string[];
+      /**
+       * The claude CLI answered "Not logged in" (`endedNotLoggedIn`): no credential, nothing spent — the
+       * caller ends the run as a usage error naming the credential (`claudeNotLoggedInMessage`).
+       */
+      readonly notLoggedIn?: true;
     };
 
 /** How the planner is asked: the run's read-only caller, the prompt, and the verify allowlist it must keep to. */
@@ -55,7 +61,7 @@ export interface PlanCallOptions extends Omit<ReadOnlyCaller, "runtime"> {
 
 type Attempt =
   | { kind: "ok"; spec: PlannedSpec }
-  | { kind: "refused"; refusals: string[]; rejected: unknown; repairable: boolean };
+  | { kind: "refused"; refusals: string[]; rejected: unknown; repairable: boolean; notLoggedIn?: true };
 
 async function attempt(
   options: PlanCallOptions,
@@ -78,6 +84,7 @@ async function attempt(
       refusals: [noReplyWords({ who: "planner", executable: options.executable }, reply)],
       rejected: reply.replyText,
       repairable: false,
+      ...(endedNotLoggedIn(reply) ? { notLoggedIn: true as const } : {}),
     };
   }
   const json = extractPlanJson(reply.text);
@@ -106,6 +113,7 @@ export async function planWithRepair(options: PlanCallOptions): Promise<PlanCall
       calls,
       repairAttempted: false,
       failedStarts,
+      ...(first.notLoggedIn === true ? { notLoggedIn: true as const } : {}),
     };
   }
   const second = await attempt(

@@ -72,6 +72,19 @@ export function claimsForRow(reply: string, verify: VerifyEvidence | undefined):
   );
 }
 
+/**
+ * {@link claimsForRow} as a field to spread into a row: `{ claims }`, or `{}` when there are none. Every
+ * row a verify judges takes it so — an agent node's own verify (`engine/agent-node.ts`) and each
+ * completion-gate attempt's check (`engine/completion-judge.ts`): its own reply against its own result.
+ */
+export function claimsField(
+  reply: string,
+  verify: VerifyEvidence | undefined,
+): { readonly claims?: RowClaim[] } {
+  const claims = claimsForRow(reply, verify);
+  return claims !== undefined ? { claims } : {};
+}
+
 /** How much of the reply's end is read, in UTF-16 code units. */
 export const CLAIM_SCAN_CHARS = 16 * 1024;
 

@@ -53,5 +53,7 @@ export async function planOnly(
     env: ports.modelCli.modelEnv("planner", mode.runtime),
     timeoutMs: mode.plannerTimeoutMs,
     ...(ports.signal ? { signal: ports.signal } : {}),
+    // The model calls the surface was handed (the port tier's scripted stand-in), as `auto` passes them.
+    ...(ports.modelCli.modelCalls !== undefined ? { modelCalls: ports.modelCli.modelCalls } : {}),
   });
 }

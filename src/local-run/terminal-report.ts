@@ -30,6 +30,14 @@ export interface ReportContext {
   readonly secrets: CliSecrets;
 }
 
+/** Why {@link RunReport.start} created no check run. */
+export interface CheckRunNotCreated {
+  /** The API error's message, redacted, without a stack trace. */
+  readonly message: string;
+  /** GitHub refused the token (401/403/404, not a rate limit): the operator's setup to fix (exit 64). */
+  readonly tokenRefused: boolean;
+}
+
 /** A run that ended before any node ran: a usage error, or a refusal (SPEC §5). */
 export type EarlyEnd = Extract<
   RunEnd,
@@ -146,10 +154,13 @@ export class RunReport {
   }
 
   /**
-   * Before a fresh run (`auto`, `run`): creates the check run `in_progress` on the commit the run
-   * verifies ({@link headFor}), saying what is starting. No-op without a check run.
+   * Before a fresh run (`auto`, `run`, `verify`): creates the check run `in_progress` on the commit the
+   * run verifies ({@link headFor}), saying what is starting. No-op without a check run.
    *
-   * @returns `null` to go on, or the exit code after printing why nothing ran.
+   * @returns `null` to go on, or the exit code after printing why nothing ran: 64 when GitHub refused the
+   *   token (`CheckRunWriteError.tokenRefused`: the message names `checks: write` and the fix — the
+   *   operator's setup, like any usage error), 1 when the API failed otherwise (5xx after the retries, no
+   *   answer, a rate limit).
    */
   async startFresh(runId: string, repoDir: string, what: string): Promise<number | null> {
     if (!this.checkRun) return null;
@@ -158,19 +169,20 @@ export class RunReport {
       this.error(head.problem);
       return EXIT.usage;
     }
-    const startError = await this.start(runId, head.sha, `Run \`${runId}\` is starting: ${what}`);
-    if (startError === null) return null;
+    const notStarted = await this.start(runId, head.sha, `Run \`${runId}\` is starting: ${what}`);
+    if (notStarted === null) return null;
     // Nothing ran yet: say why the check run could not be created, without a stack trace.
-    this.error(`${startError}\nNothing was run.`);
-    return EXIT.failed;
+    this.error(`${notStarted.message}\nNothing was run.`);
+    return notStarted.tokenRefused ? EXIT.usage : EXIT.failed;
   }
 
   /**
    * Creates the check run `in_progress` on `headSha` (no-op without a check run).
    *
-   * @returns `null`, or why the check run could not be created (redacted, no stack trace).
+   * @returns `null`, or why the check run could not be created (its message redacted, no stack trace) and
+   *   whether GitHub refused the token (`CheckRunWriteError.tokenRefused`).
    */
-  async start(runId: string, headSha: string, summary: string): Promise<string | null> {
+  async start(runId: string, headSha: string, summary: string): Promise<CheckRunNotCreated | null> {
     if (this.#octokit === null) return null;
     this.#reporter = this.#makeReporter(headSha);
     try {
@@ -179,7 +191,7 @@ export class RunReport {
     } catch (error) {
       if (!(error instanceof CheckRunWriteError)) throw error;
       this.#reporter = null;
-      return this.#ctx.secrets.redactor.text(error.message);
+      return { message: this.#ctx.secrets.redactor.text(error.message), tokenRefused: error.tokenRefused };
     }
   }
 

@@ -6,6 +6,7 @@
  * exact shape is refused with a reason, and the loop then stops (it never guesses a verdict).
  */
 import { extractPlanJson } from "./parse-plan.js";
+import { GOAL_MAX_CHARS } from "./planner-prompt.js";
 import { quoteUntrusted, sanitiseUntrusted } from "./untrusted-text.js";
 
 /** The ledger text quoted to the assessor is cut to this many characters (head and tail kept). */
@@ -25,7 +26,8 @@ export interface Assessment {
 
 /** The assessor prompt for one finished cycle. `ledgerText` is the run's plain-text ledger. */
 export function buildAssessorPrompt(o: { readonly goal: string; readonly ledgerText: string }): string {
-  const goal = sanitiseUntrusted(o.goal, { maxChars: FIELD_MAX_CHARS }).text.trim();
+  // The whole goal, as the planner read it: a goal over the planner's bound never got this far.
+  const goal = sanitiseUntrusted(o.goal.trim(), { maxChars: GOAL_MAX_CHARS }).text.trim();
   const ledger = quoteUntrusted("run-ledger", o.ledgerText, { maxChars: LEDGER_MAX_CHARS });
   return [
     "You are the assessor of an automated run. You have no tools: answer from the text below only.",

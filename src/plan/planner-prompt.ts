@@ -20,7 +20,12 @@ export const PLANNED_VERDICT_PATTERN = "^[*_`\\s]*PASS[*_`\\s]*$";
 
 const PR_TITLE_MAX_CHARS = 300;
 const PR_BODY_MAX_CHARS = 8_000;
-const GOAL_MAX_CHARS = 8_000;
+/**
+ * The longest goal the planner prompt quotes, in code points of what the planner reads (hidden characters
+ * and hidden markup removed first: `sanitiseUntrusted`). A longer goal is refused before anything is spent
+ * ({@link goalLengthProblem}), never cut: a goal cut in the middle asks for something else.
+ */
+export const GOAL_MAX_CHARS = 8_000;
 
 export interface PlannerPromptOptions {
   /**
@@ -66,11 +71,39 @@ function intro(runtime: Runtime): string {
  * and a `/evidence-gate run` comment's goal is text typed on the pull request's page (SPEC §9).
  */
 function goalSection(goal: string): { readonly text: string; readonly removed: UntrustedTextRemoval | null } {
-  const clean = sanitiseUntrusted(goal, { maxChars: GOAL_MAX_CHARS });
+  const clean = boundedGoal(goal);
   return {
     text: ["## Goal (the operator's instruction)", "", clean.text.trim()].join("\n"),
     removed: removalOf("goal", clean),
   };
+}
+
+/** The goal as the planner prompt reads it, bounded to {@link GOAL_MAX_CHARS}: one measure for the prompt and the check. */
+function boundedGoal(goal: string): ReturnType<typeof sanitiseUntrusted> {
+  return sanitiseUntrusted(goal.trim(), { maxChars: GOAL_MAX_CHARS });
+}
+
+/**
+ * Why `goal` cannot be planned from: what the planner would read of it (hidden characters and hidden
+ * markup such as HTML comments left out) is longer than {@link GOAL_MAX_CHARS} code points, so the prompt
+ * would cut its middle out and the run would plan for another request. `null` when it fits.
+ *
+ * @param named what the surface calls the goal, opening the message: `--goal`, input \`goal\`, the text of
+ *   a `/evidence-gate run` comment.
+ * @param fix how that surface's user shortens it, completed by "to 8,000 characters or fewer": `Shorten --goal`.
+ * @returns a usage-error message naming the input, its length, the bound and the fix, ending with its period
+ *   (the conclusion adds "Nothing ran.").
+ */
+export function goalLengthProblem(goal: string, named: string, fix: string): string | null {
+  const omitted = boundedGoal(goal).omittedChars;
+  if (omitted === 0) return null;
+  const count = (n: number): string => n.toLocaleString("en-US");
+  return (
+    `${named} is ${count(GOAL_MAX_CHARS + omitted)} characters long (not counting hidden characters and HTML ` +
+    `comments), over the ${count(GOAL_MAX_CHARS)} the planner takes, and a goal cut to fit would ask for ` +
+    `something else. ${fix} to ${count(GOAL_MAX_CHARS)} characters or fewer: the instruction itself, with ` +
+    "long material such as logs or a specification in a file in the repository that the goal names."
+  );
 }
 
 function prSection(title: QuotedText, body: QuotedText): string {

@@ -27,10 +27,12 @@
 
 import { mintRunId, type RunId } from "../core/run-id.js";
 import { unreachable } from "../core/unreachable.js";
+import { goalLengthProblem } from "../engine/auto-plan.js";
 import { ledgerArtifactName } from "../github/artifact.js";
 import { type BaseRefPolicy, PolicyReadError, prCopyNote, readBaseRefPolicy } from "../github/base-policy.js";
 import { CheckRunWriteError } from "../github/check-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
+import { COMMENT_COMMAND } from "../github/comment-command.js";
 import { type PullRequestFields, readEventContext } from "../github/event-context.js";
 import { forkApprovalMissing } from "../github/fork.js";
 import { writeJobSummary } from "../github/job-summary.js";
@@ -477,9 +479,16 @@ async function runMode(run: PullRequestRun): Promise<void> {
       return runVerifyMode(run, { kind: "mode" });
     case "auto": {
       const fromComment = commentGoal(run);
-      return fromComment === undefined
-        ? runAutoMode(run, mode.goal)
-        : runAutoMode({ ...run, notes: [...run.notes, fromComment.note] }, fromComment.goal);
+      if (fromComment === undefined) return runAutoMode(run, mode.goal);
+      const withNote = { ...run, notes: [...run.notes, fromComment.note] };
+      // Named as the comment, not as input `goal` (the engine's own check): its author is who shortens it.
+      const tooLong = goalLengthProblem(
+        fromComment.goal,
+        `The text of the ${COMMENT_COMMAND} run comment`,
+        "Comment again with the text shortened",
+      );
+      if (tooLong !== null) return endRun(withNote, { kind: "usage-error", message: tooLong });
+      return runAutoMode(withNote, fromComment.goal);
     }
     case "run":
       return runGraphMode(run, mode);

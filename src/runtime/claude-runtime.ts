@@ -35,6 +35,22 @@ function proxyPlan(o: ProxyInputs): ProxyPlan {
   };
 }
 
+/**
+ * Why a run stopped when the claude CLI answered "Not logged in" (`endedNotLoggedIn`,
+ * `read-only-call.ts`): a usage error naming where a credential goes on `surface` and how to get one,
+ * ending with its period (the conclusion adds "Nothing ran."). CLI: the environment variables the model child gets (`ANTHROPIC_API_KEY`,
+ * `CLAUDE_CODE_OAUTH_TOKEN`, `ANTHROPIC_AUTH_TOKEN`: SPEC §9) or claude's own login; action: its inputs.
+ */
+export function claudeNotLoggedInMessage(surface: "cli" | "action"): string {
+  const said = 'the claude CLI answered "Not logged in" before reaching the model (nothing was spent)';
+  return surface === "cli"
+    ? `${said}: it has no credential. Set ANTHROPIC_API_KEY (an API key from console.anthropic.com), ` +
+        "CLAUDE_CODE_OAUTH_TOKEN (a subscription's token: run `claude setup-token`) or ANTHROPIC_AUTH_TOKEN " +
+        "(a gateway's bearer token) in the environment, or log the CLI in (run `claude`, then /login), and " +
+        "run the command again."
+    : `${said}: give input \`anthropic-api-key\` or \`claude-code-oauth-token\` a secret that holds a credential.`;
+}
+
 /** `claude`: the default runtime. */
 export const CLAUDE_RUNTIME: ModelRuntime = {
   name: "claude",

@@ -126,6 +126,22 @@ export function noReplyWords(
   }
 }
 
+/**
+ * claude's answer when it has no credential at all — none in its environment, no login of its own:
+ * `Not logged in · Please run /login` (claude 2.1.332, an `is_error` result at $0: it never reached the
+ * model API; test/runtime/fixtures/not-logged-in.jsonl).
+ */
+const NOT_LOGGED_IN = /^not logged in\b/i;
+
+/**
+ * Whether a read-only call ended because the claude CLI has no credential ({@link NOT_LOGGED_IN}): the
+ * operator's setup, not a failed call — callers make it a usage error naming the credential and the fix
+ * (`claudeNotLoggedInMessage`, `claude-runtime.ts`). Nothing was spent.
+ */
+export function endedNotLoggedIn(reply: ReadOnlyReply): boolean {
+  return !reply.ok && reply.ended === "failed" && NOT_LOGGED_IN.test(reply.detail.trim());
+}
+
 /** The fields both CLIs' calls take alike: read-only (`plan`), the ceiling, where and how long. */
 function callFields(o: ReadOnlyCallOptions) {
   return {

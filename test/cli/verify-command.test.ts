@@ -6,12 +6,13 @@
  * command is the sample's test runner itself, `node --test` (what its `npm test` script runs: the same
  * runner and output, without npm's start).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { runCliResume } from "../../src/cli/resume-command.js";
 import { cliVerify } from "../support/cli-verify.js";
+import { startGitHubServer } from "../support/github-server/index.js";
 import {
   hermeticGitEnv,
   makeFixedSampleRepo,
@@ -111,6 +112,36 @@ describe("evidence-gate verify", () => {
     expect(r.stderr).toContain("--base nosuchref names no commit in");
     expect(r.ledger).toBeNull();
   });
+
+  // A new user's trial (closing note of the sixth session): a refused create exited 1, a failed run's code.
+  it.each([401, 403, 404])(
+    "--repository, GitHub answers %i to creating the check run: a setup error before anything runs — exit 64, checks: write and the fix named, the command never run, no ledger",
+    async (status) => {
+      const repo = await makeFixedSampleRepo();
+      repos.push(repo);
+      const github = await startGitHubServer({ repository: "octo-org/widgets" });
+      onTestFinished(() => github.close());
+      github.failNext({ method: "POST", pathPattern: "/repos/{owner}/{repo}/check-runs", status });
+
+      const r = await verify(
+        repo,
+        ["--verify-cmd", "touch verify-ran && node --test", "--repository", "octo-org/widgets"],
+        { GITHUB_TOKEN: "ghs_clitoken1234", GITHUB_API_URL: github.url },
+      );
+
+      expect(r.code, r.stderr + r.stdout).toBe(64);
+      expect(r.stderr).toContain(`GitHub answered ${status}`);
+      expect(r.stderr).toContain("`checks: write`");
+      expect(r.stderr).toContain("GITHUB_TOKEN, else GH_TOKEN");
+      expect(r.stderr).toContain("Nothing was run.");
+      expect(r.stderr).not.toContain("ghs_clitoken1234");
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(join(repo.dir, "verify-ran"))).toBe(false);
+      expect(r.ledger).toBeNull();
+      expect(github.state.checkRuns).toEqual([]);
+      github.assertNoViolations();
+    },
+  );
 
   it("a command that only adds files (build outputs no .gitignore names) leaves the tree it verified as it was: success", async () => {
     const repo = await makeFixedSampleRepo();

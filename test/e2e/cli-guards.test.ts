@@ -176,7 +176,7 @@ describe("an interrupted `verify` suggests no resume: a verify run keeps no stat
 });
 
 describe("--repository posts the check run through the API, and a refused write is reported, not swallowed", () => {
-  test("a 403 on creating the check run: exit 1, a message naming checks: write, no model request, no stack trace", async () => {
+  test("a 403 on creating the check run: exit 64 (setup), a message naming checks: write, no model request, no stack trace", async () => {
     const { startGitHubServer } = await import("../support/github-server/index.js");
     const github = await startGitHubServer({ repository: "octo-org/widgets" });
     onTestFinished(() => github.close());
@@ -188,7 +188,7 @@ describe("--repository posts the check run through the API, and a refused write 
       checkRunOut: false,
     });
 
-    expect(r.exitCode).toBe(1);
+    expect(r.exitCode).toBe(64);
     expect(r.stderr).toContain("checks: write");
     expect(r.stderr).toContain("Nothing was run.");
     expect(r.stderr).not.toMatch(/\n\s+at /);

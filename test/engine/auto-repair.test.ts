@@ -70,4 +70,81 @@ describe.each(RUNTIMES)("auto with repair-attempts on %s", (runtime) => {
     expect(markdown).toContain("attempt 2/3");
     expect(markdown).toContain(SAMPLE_TEST_NAME);
   });
+
+  it("each attempt's row sets its own reply's claim beside its own build: a false 'all pass' is named", async () => {
+    const h = await harness({
+      runtime,
+      makeRepo: makeSampleNodeRepo,
+      plays: {
+        planner: [replied(runtime, PLAN)],
+        implement: [
+          replied(runtime, "Looked. All 2 tests pass."),
+          replied(runtime, "Changed nothing. Still all tests pass."),
+        ],
+      },
+    });
+    const result = await h.auto({ goal: GOAL, verifyCmd: "node --test", repairAttempts: 1 });
+    if (result.kind !== "finished") throw new Error(JSON.stringify(result));
+    const { ledger } = result;
+
+    expect(rowWords(ledger.rows)).toEqual([
+      "implement FAIL incomplete superseded",
+      "implement FAIL incomplete",
+    ]);
+    expect(asFail(ledger.rows[0]).claims).toEqual([
+      {
+        kind: "tests-count",
+        passed: 2,
+        total: null,
+        quote: "All 2 tests pass.",
+        contradiction: "claimed 2 passing tests; the receipt shows 0 passed of 1",
+      },
+    ]);
+    expect(asFail(ledger.rows[1]).claims).toEqual([
+      {
+        kind: "tests-pass",
+        quote: "Still all tests pass.",
+        contradiction: "claimed the tests pass; the verify command failed (exit 1)",
+      },
+    ]);
+    const markdown = renderLedgerMarkdown(ledger);
+    expect(markdown).toContain(
+      'the node said "All 2 tests pass." — contradicted: claimed 2 passing tests; the receipt shows 0 passed of 1',
+    );
+    expect(markdown).toContain(
+      'the node said "Still all tests pass." — contradicted: claimed the tests pass; the verify command failed (exit 1)',
+    );
+  });
+
+  it("a repaired attempt's true claim agrees with its passing build", async () => {
+    const h = await harness({
+      runtime,
+      makeRepo: makeSampleNodeRepo,
+      plays: {
+        planner: [replied(runtime, PLAN)],
+        implement: [
+          replied(runtime, "Looked. I fixed it."),
+          replied(runtime, "Fixed sum(); all tests pass.", { writes: { "src/sum.js": FIXED_SUM } }),
+        ],
+      },
+    });
+    const result = await h.auto({ goal: GOAL, verifyCmd: "node --test", repairAttempts: 1 });
+    if (result.kind !== "finished") throw new Error(JSON.stringify(result));
+    const { ledger } = result;
+
+    expect(rowWords(ledger.rows)).toEqual([
+      "implement FAIL incomplete superseded",
+      "implement PASS (verified)",
+    ]);
+    expect(asFail(ledger.rows[0]).claims).toEqual([
+      {
+        kind: "fixed",
+        quote: "I fixed it.",
+        contradiction: "claimed a fix; the verify command failed (exit 1)",
+      },
+    ]);
+    expect(asPass(ledger.rows[1]).claims).toEqual([
+      { kind: "tests-pass", quote: "all tests pass.", contradiction: null },
+    ]);
+  });
 });

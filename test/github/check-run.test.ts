@@ -189,6 +189,7 @@ describe("CheckRunClient: a refused write is an error the user sees", () => {
     server.failNext({ method: "POST", pathPattern: CREATE, status: 403 });
     const error = await failure(client().create(created));
     expect(error.status).toBe(403);
+    expect(error.tokenRefused).toBe(true);
     expect(error.message).toContain("`checks: write`");
     expect(error.message).toContain('GitHub answered 403 "Resource not accessible by integration"');
     expect(error.request).toMatchObject({
@@ -205,7 +206,11 @@ describe("CheckRunClient: a refused write is an error the user sees", () => {
     const checks = client();
     const { id } = await checks.create(created);
     const error = await failure(checks.complete(id, { conclusion: "failure", title: "t", summary: "s" }));
-    expect(error).toMatchObject({ status: 404, request: { operation: "complete", method: "PATCH" } });
+    expect(error).toMatchObject({
+      status: 404,
+      tokenRefused: true,
+      request: { operation: "complete", method: "PATCH" },
+    });
     expect(error.message).toMatch(
       /^Could not complete check run \d+ in octo-org\/widgets: GitHub answered 404/,
     );
@@ -227,6 +232,7 @@ describe("CheckRunClient: a refused write is an error the user sees", () => {
     const error = await failure(client().create(created));
     expect(error.message).toContain("rate limit was hit and the retries ran out");
     expect(error.message).not.toContain("checks: write");
+    expect(error.tokenRefused).toBe(false);
   });
 
   it("a 422 carries GitHub's validation message", async () => {
@@ -243,7 +249,11 @@ describe("CheckRunClient: a refused write is an error the user sees", () => {
     const checks = client();
     const { id } = await checks.create(created);
     const error = await failure(checks.update(id, { title: "t", summary: "s" }));
-    expect(error).toMatchObject({ status: 422, githubMessage: "Validation Failed: summary is broken" });
+    expect(error).toMatchObject({
+      status: 422,
+      githubMessage: "Validation Failed: summary is broken",
+      tokenRefused: false,
+    });
   });
 
   it("no answer at all (nothing listening) is a CheckRunWriteError without a status", async () => {
@@ -251,6 +261,7 @@ describe("CheckRunClient: a refused write is an error the user sees", () => {
     await server.close();
     const error = await failure(client({ url }).create(created));
     expect(error.status).toBeUndefined();
+    expect(error.tokenRefused).toBe(false);
     expect(error.message).toContain(`no answer from the GitHub API at ${new URL(url).origin}`);
     expect(error.message).toContain("GITHUB_API_URL");
     server = await startGitHubServer();

@@ -16,6 +16,15 @@ describe("buildAssessorPrompt", () => {
     expect(fence?.[1]).not.toBe("abc");
     expect(prompt).toContain("make the tests pass");
   });
+
+  // The planner takes a goal of up to 8,000 characters, whole (a longer one is refused); the assessor that
+  // judges the same goal must read it whole too, not its first and last 4,000 (closing note, session six).
+  test("quotes a goal the planner accepted whole: 8,000 characters, nothing omitted", () => {
+    const goal = `${"a".repeat(4_000)}MIDDLE${"b".repeat(3_994)}`;
+    const prompt = buildAssessorPrompt({ goal, ledgerText: "row a PASS" });
+    expect(prompt).toContain(goal);
+    expect(prompt).not.toContain("characters omitted by evidence-gate");
+  });
 });
 
 describe("parseAssessment", () => {
