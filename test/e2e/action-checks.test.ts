@@ -1,42 +1,33 @@
 /**
  * The check run holds up (SPEC §6, §10): `node dist/index.js` run as the runner runs it against the local
- * GitHub server that holds every request to GitHub's OpenAPI description. A re-run on the same head SHA
- * updates the one check run; a 502 on creating it is retried without making a second one; failures are
- * annotated where the verify output names them; a refused final write fails the step naming
- * `checks: write`, the job summary carries the full ledger under a heading that says the verdict was not
- * posted, output `conclusion` says so too, and the post step completes the check run `failure` — never
- * green, never stuck in progress.
+ * GitHub server that holds every request to GitHub's OpenAPI description. One real run: a re-run on the
+ * same head SHA updates the one check run the first run created, and the bundled post step
+ * (`dist/post.js`) is handed that check run.
+ *
+ * Moved to the port tier, in-process (test/action-run/checks.test.ts; issue 24): taking over a check run
+ * with an earlier run's annotations, the retries of a 502 on creating it (no duplicate) and no retry of a
+ * 422, failures annotated where the verify output names them, and a refused final write (the post step,
+ * run there in-process, completes the check run `failure`).
  */
 import { describe, expect, it } from "vitest";
 import {
-  type ActionRun,
   actionTestResources,
+  checkRunApiCalls,
   checkRunWrites,
   runPostStep,
   stepDebug,
 } from "../support/action-harness.js";
-import { fixSumScript, MARKS, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
-import { makeFixedSampleRepo, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
+import { fixSumScript, MARKS } from "../support/scenarios/fix-sum.js";
+import { makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
 
 const GOAL = `${MARKS.plannerGoal}.`;
 const CREATE = "/repos/{owner}/{repo}/check-runs";
-const UPDATE = "/repos/{owner}/{repo}/check-runs/{check_run_id}";
-const LIST = "/repos/{owner}/{repo}/commits/{ref}/check-runs";
 
 const open = actionTestResources();
 const { run, servers } = open;
 
-async function sampleRepo(options: { fixed?: boolean } = {}): Promise<TempRepo> {
-  return open.keep(options.fixed ? await makeFixedSampleRepo() : await makeSampleNodeRepo());
-}
-
-function apiCalls(result: ActionRun): string[] {
-  return result.calls
-    .filter((c) => c.route === CREATE || c.route === UPDATE || c.route === LIST)
-    .map(
-      (c) =>
-        `${c.method} ${c.route === LIST ? "list" : c.route === CREATE ? "create" : "update"} ${c.status}`,
-    );
+async function sampleRepo(): Promise<TempRepo> {
+  return open.keep(await makeSampleNodeRepo());
 }
 
 describe("action: one check run per name and head SHA (SPEC §6)", () => {
@@ -51,7 +42,7 @@ describe("action: one check run per name and head SHA (SPEC §6)", () => {
       model,
     });
     expect(first.exitCode, stepDebug(first)).toBe(1);
-    expect(apiCalls(first)).toEqual(["GET list 200", "POST create 201", "PATCH update 200"]);
+    expect(checkRunApiCalls(first)).toEqual(["GET list 200", "POST create 201", "PATCH update 200"]);
     const [checkRun] = github.state.checkRuns;
     const firstRunId = first.outputs["run-id"];
 
@@ -64,7 +55,7 @@ describe("action: one check run per name and head SHA (SPEC §6)", () => {
       env: { GITHUB_RUN_ATTEMPT: "2" },
     });
     expect(second.exitCode, stepDebug(second)).toBe(1);
-    expect(apiCalls(second)).toEqual(["GET list 200", "PATCH update 200", "PATCH update 200"]);
+    expect(checkRunApiCalls(second)).toEqual(["GET list 200", "PATCH update 200", "PATCH update 200"]);
     const writes = checkRunWrites(second);
     expect(writes[0]!.body).toMatchObject({ status: "in_progress", external_id: second.outputs["run-id"] });
     expect(second.outputs["run-id"]).not.toBe(firstRunId);
@@ -90,170 +81,6 @@ describe("action: one check run per name and head SHA (SPEC §6)", () => {
     const post = await runPostStep({ github, state: second.state });
     expect(post.exitCode, stepDebug(post)).toBe(0);
     expect(post.calls).toEqual([]);
-    github.assertNoViolations();
-  });
-});
-
-describe("action: a check run with an earlier run's annotations is still the one updated (SPEC §6)", () => {
-  it("takes it over (no second check run) and says in the summary that its annotations are the earlier run's", async () => {
-    const repo = await sampleRepo();
-    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir }));
-    const head = await repo.git(["rev-parse", "HEAD"]);
-    const earlier = github.state.seedCheckRun({
-      name: "evidence-gate",
-      headSha: head,
-      externalId: "20250311-080000-0a0b0c",
-      conclusion: "failure",
-    });
-    earlier.output.annotationsCount = 2;
-
-    const result = await run({
-      workspace: repo.dir,
-      inputs: { goal: GOAL, "verify-cmd": "npm test" },
-      github,
-      model,
-    });
-
-    expect(result.exitCode, stepDebug(result)).toBe(0);
-    expect(github.callsTo("POST", CREATE)).toHaveLength(0);
-    expect(github.state.checkRuns).toHaveLength(1);
-    expect(github.state.checkRuns[0]).toMatchObject({ id: earlier.id, externalId: result.outputs["run-id"] });
-    const summary = String(github.state.checkRuns[0]!.output.summary);
-    expect(summary).toContain("20250311-080000-0a0b0c");
-    expect(summary).toContain("its 2 annotations stay on it (GitHub cannot remove annotations)");
-    expect(result.summary).toContain("its 2 annotations stay on it");
-    github.assertNoViolations();
-  });
-});
-
-describe("action: retries with backoff, never a duplicate (SPEC §6)", () => {
-  it("502 twice, then 201 on creating the check run: one check run, looked up by external_id before each retry; the run goes on", async () => {
-    const repo = await sampleRepo();
-    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir }));
-    github.failNext({ method: "POST", pathPattern: CREATE, status: 502, times: 2 });
-
-    const result = await run({
-      workspace: repo.dir,
-      inputs: { goal: GOAL },
-      github,
-      model,
-    });
-
-    expect(apiCalls(result)).toEqual([
-      "GET list 200",
-      "POST create 502",
-      "GET list 200",
-      "POST create 502",
-      "GET list 200",
-      "POST create 201",
-      "PATCH update 200",
-    ]);
-    expect(github.state.checkRuns).toHaveLength(1);
-    expect(github.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "action_required" });
-    // The refusal is the run's own verdict, reported as usual.
-    expect(result.outputs).toMatchObject({ outcome: "refused", conclusion: "action_required" });
-    expect(result.commands.filter((c) => c.startsWith("::warning::") && c.includes("502"))).toHaveLength(2);
-    github.assertNoViolations();
-  });
-
-  it("a 422 on creating the check run is not retried: the step fails with GitHub's answer, nothing runs", async () => {
-    const repo = await sampleRepo();
-    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir }));
-    github.failNext({ method: "POST", pathPattern: CREATE, status: 422 });
-
-    const result = await run({
-      workspace: repo.dir,
-      inputs: { goal: GOAL, "verify-cmd": "npm test" },
-      github,
-      model,
-    });
-
-    expect(result.exitCode, stepDebug(result)).toBe(1);
-    expect(apiCalls(result)).toEqual(["GET list 200", "POST create 422"]);
-    expect(result.modelRequests).toEqual([]);
-    expect(result.commands.filter((c) => c.startsWith("::error::"))).toEqual([
-      expect.stringContaining("GitHub answered 422"),
-    ]);
-  });
-});
-
-describe("action: failures are annotated where the output names them (SPEC §6)", () => {
-  it("a verify that fails in test/sum.test.js annotates that file and line on the completing write", async () => {
-    const repo = await sampleRepo();
-    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir, newBody: "return a * b;" }));
-
-    const result = await run({
-      workspace: repo.dir,
-      inputs: { goal: GOAL, "verify-cmd": "npm test" },
-      github,
-      model,
-      env: {
-        GITHUB_WORKFLOW_REF: "octo-org/widgets/.github/workflows/gate.yml@refs/pull/42/merge",
-      },
-    });
-
-    expect(result.exitCode, stepDebug(result)).toBe(1);
-    expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
-    const done = checkRunWrites(result).find((w) => w.body.conclusion !== undefined)!;
-    const annotations = (done.body.output as { annotations?: Record<string, unknown>[] }).annotations ?? [];
-    expect(annotations.length).toBeGreaterThan(0);
-    expect(annotations.every((a) => a.annotation_level === "failure")).toBe(true);
-    expect(annotations.map((a) => a.path)).toContain("test/sum.test.js");
-    const inTest = annotations.find((a) => a.path === "test/sum.test.js")!;
-    expect(inTest.title).toBe("evidence-gate: check failed: verify command `npm test` exited 1 (expected 0)");
-    expect(inTest.start_line).toBeGreaterThan(0);
-    // No annotation on files outside the repository or on the workflow file: the output named a real one.
-    expect(annotations.every((a) => typeof a.path === "string" && !a.path.startsWith("/"))).toBe(true);
-    expect(annotations.map((a) => a.path)).not.toContain(".github/workflows/gate.yml");
-    expect(github.state.checkRuns[0]!.output.annotationsCount).toBe(annotations.length);
-    github.assertNoViolations();
-  });
-});
-
-describe("action: a refused final write is loud (SPEC §6, §10)", () => {
-  it("403 on completing the check run: the job summary holds the full ledger, the step fails naming checks: write, and the post step completes the check run failure", async () => {
-    const repo = await sampleRepo({ fixed: true });
-    const { github, model } = await servers(
-      fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
-    );
-    const completing = (body: unknown) => (body as { status?: string } | undefined)?.status === "completed";
-    // Every completing write is refused (a token without `checks: write` would refuse them all); progress
-    // updates go through, so the check run exists and shows the run in progress.
-    github.failNext({ method: "PATCH", pathPattern: UPDATE, status: 403, times: 2, bodyMatches: completing });
-    const result = await run({
-      workspace: repo.dir,
-      inputs: { goal: GOAL, "verify-cmd": "npm test" },
-      github,
-      model,
-    });
-
-    expect(result.exitCode, stepDebug(result)).toBe(1);
-    const refused = result.calls.filter((c) => c.route === UPDATE && c.status === 403);
-    // The completion, then the crash handler's attempt to complete it failure: both refused.
-    expect(refused).toHaveLength(2);
-    expect(refused.every((c) => completing(c.body))).toBe(true);
-    const errors = result.commands.filter((c) => c.startsWith("::error::"));
-    expect(errors.join("\n")).toContain("checks: write");
-    expect(errors.join("\n")).toContain("403");
-    // The full ledger is in the job summary all the same ...
-    expect(result.summary).toContain("PASS (verified)");
-    expect(result.summary).toContain("`review`");
-    // ... under a heading, and with a `conclusion`, that say the verdict was reached and not posted
-    // (issue 21 item 7: the outputs never claim more than the check run).
-    // (The summary's writer drops the emoji's variation selector.)
-    expect(result.summary.split("\n")[0]).toMatch(
-      /^## ⚠\uFE0F? evidence-gate: success — not posted: the check run could not be completed$/,
-    );
-    expect(result.summary).not.toContain("✅");
-    expect(result.outputs.conclusion).toBe("success (not posted)");
-    expect(result.outputs.outcome).toBe("failed");
-    expect(result.state["check-run-completed"]).toBeUndefined();
-    expect(github.state.checkRuns[0]!.status).not.toBe("completed");
-
-    const post = await runPostStep({ github, state: result.state });
-    expect(post.exitCode, stepDebug(post)).toBe(0);
-    expect(github.state.checkRuns).toHaveLength(1);
-    expect(github.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
     github.assertNoViolations();
   });
 });

@@ -16,16 +16,17 @@ import {
   TEST_GITHUB_TOKEN,
   TEST_REPOSITORY,
 } from "../support/action-harness.js";
-import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
+import type { GitHttpServer } from "../support/git-http-server.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { fixSumScript, MARKS, PASS_PATTERN } from "../support/scenarios/fix-sum.js";
-import { commitAll, makeSampleNodeRepo, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import {
+  BRANCH,
+  makePushWorld,
+  PUSH_BASIC,
+  PUSH_TOKEN,
+  type PushWorld,
+} from "../support/scenarios/push-world.js";
 
-/** The push token: the only credential the git server accepts (the GitHub token is another value). */
-const PUSH_TOKEN = "ghp_pushModeE2eToken0000000000000000000";
-const PUSH_BASIC = Buffer.from(`x-access-token:${PUSH_TOKEN}`).toString("base64");
-/** `pull_request.head.ref` of the event fixture. */
-const BRANCH = "retry-exporter";
 const GOAL = `${MARKS.plannerGoal}.`;
 const GRAPH = ".github/evidence-gate/fix.yml";
 
@@ -91,82 +92,17 @@ function hookSettings(markers: string, who: string): string {
   return `${JSON.stringify({ hooks: { SessionStart: hook("SessionStart"), UserPromptSubmit: hook("UserPromptSubmit") } }, null, 2)}\n`;
 }
 
-interface PushWorld {
-  readonly git: GitHttpServer;
-  /** The checkout (`GITHUB_WORKSPACE`). */
-  readonly workspace: TempRepo;
-  readonly headSha: string;
-  readonly baseSha: string;
-  readonly mergeSha: string;
-  /** The repository the remote was filled from (full history). */
-  readonly source: TempRepo;
-}
-
-/**
- * The remote holds `main` (base, moved on) and `retry-exporter` (the PR head: the buggy sample project plus a
- * README), and `refs/pull/42/merge`. The workspace is a fresh `git init` with no identity that fetched the
- * merge ref at depth 1 and checked it out detached — as `actions/checkout` does with `persist-credentials: false`.
- * `mergeCheckout: false` checks out the head itself instead.
- */
-async function world(
-  o: {
-    readonly mergeCheckout?: boolean;
-    /** Files committed on `main` before the branch point (so the base commit holds them too). */
-    readonly baseFiles?: Readonly<Record<string, string>>;
-    /** Files the pull request's commit changes besides the README. */
-    readonly headFiles?: Readonly<Record<string, string>>;
-  } = {},
-): Promise<PushWorld> {
-  gitServer = await startGitHttpServer({ token: PUSH_TOKEN });
-  const bare = await gitServer.createRepository(TEST_REPOSITORY);
-  const source = open.keep(await makeSampleNodeRepo());
-  if (o.baseFiles !== undefined) {
-    for (const [path, content] of Object.entries(o.baseFiles)) await source.write(path, content);
-    await commitAll(source, "the base's files");
-  }
-  const baseStart = await source.git(["rev-parse", "HEAD"]);
-  await source.git(["checkout", "--quiet", "-b", BRANCH]);
-  await source.write("README.md", "the pull request\n");
-  for (const [path, content] of Object.entries(o.headFiles ?? {})) await source.write(path, content);
-  const headSha = await commitAll(source, "the pull request");
-  await source.git(["checkout", "--quiet", "main"]);
-  await source.write("CHANGELOG.md", "the base moved on\n");
-  const baseSha = await commitAll(source, "base change");
-  await source.git(["checkout", "--quiet", "--detach", baseSha]);
-  await source.git([
-    "merge",
-    "--quiet",
-    "--no-ff",
-    "--no-edit",
-    "-m",
-    `Merge ${headSha} into ${baseSha}`,
-    headSha,
-  ]);
-  const mergeSha = await source.git(["rev-parse", "HEAD"]);
-  await source.git([
-    "push",
-    "--quiet",
-    bare,
-    `${baseSha}:refs/heads/main`,
-    `${headSha}:refs/heads/${BRANCH}`,
-    `${mergeSha}:refs/pull/42/merge`,
-  ]);
-  expect(baseStart).not.toBe(baseSha);
-  const workspace = open.keep(await makeTempRepo({ identity: false }));
-  const url = `${gitServer.url}/${TEST_REPOSITORY}.git`;
-  const ref = o.mergeCheckout === false ? `refs/heads/${BRANCH}` : "refs/pull/42/merge";
-  await workspace.git([
-    "-c",
-    `http.extraheader=AUTHORIZATION: basic ${PUSH_BASIC}`,
-    "fetch",
-    "--quiet",
-    "--depth=1",
-    url,
-    ref,
-  ]);
-  await workspace.git(["checkout", "--quiet", "--detach", "FETCH_HEAD"]);
-  gitServer.requests.length = 0;
-  return { git: gitServer, workspace, headSha, baseSha, mergeSha, source };
+/** {@link makePushWorld}, its repositories and git server removed after the test. */
+function world(o: Parameters<typeof makePushWorld>[1] = {}): Promise<PushWorld> {
+  return makePushWorld(
+    {
+      repo: open.keep,
+      server: (server) => {
+        gitServer = server;
+      },
+    },
+    o,
+  );
 }
 
 /** Runs the action in push mode on `w`, with a verify command that also records its environment in `verifyEnv`. */
@@ -352,162 +288,5 @@ describe("action push: true (SPEC §10)", () => {
     ]);
     expect(result.outputs["check-run-id"]).toBe(String(github.state.checkRuns[1]!.id));
     github.assertNoViolations();
-  });
-
-  it("a push the remote rejects (the branch moved during the run) fails the run on the old head's check run, naming the refusal; nothing is pushed", async () => {
-    const w = await world({ mergeCheckout: false });
-    // Someone pushes on top of the PR head after the checkout.
-    await w.source.git(["checkout", "--quiet", "--detach", w.headSha]);
-    await w.source.write("theirs.txt", "pushed meanwhile\n");
-    const theirs = await commitAll(w.source, "theirs");
-    await w.source.git([
-      "push",
-      "--quiet",
-      join(w.git.root, `${TEST_REPOSITORY}.git`),
-      `${theirs}:refs/heads/${BRANCH}`,
-    ]);
-
-    const { result, github } = await runPush(w, join(scratch(), "verify-env"));
-
-    expect(result.exitCode, stepDebug(result)).toBe(1);
-    expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
-    expect(result.outputs["pushed-sha"]).toBeUndefined();
-    expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(theirs);
-    expect(github.state.checkRuns).toHaveLength(1);
-    const check = github.state.checkRuns[0]!;
-    expect(check).toMatchObject({ headSha: w.headSha, status: "completed", conclusion: "failure" });
-    expect(check.output.title).toBe("Failed: the push to the pull request branch was refused");
-    expect(check.output.summary).toContain("stale info");
-    expect(check.output.summary).toContain("patch.diff");
-    github.assertNoViolations();
-  });
-
-  it("a run without verified evidence (accept-no-build-evidence) does not push its changes: neutral on the PR head, the patch kept with the reason", async () => {
-    const w = await world({ mergeCheckout: false });
-    const { github, model } = await open.servers(script(w.workspace.dir));
-
-    const result = await open.run({
-      workspace: w.workspace.dir,
-      inputs: { goal: GOAL, "accept-no-build-evidence": "true", push: "true", "push-token": PUSH_TOKEN },
-      github,
-      model,
-      headSha: w.headSha,
-      baseSha: w.baseSha,
-      env: { GITHUB_SERVER_URL: w.git.url },
-    });
-
-    expect(result.exitCode, stepDebug(result)).toBe(0);
-    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "neutral" });
-    expect(result.outputs["pushed-sha"]).toBeUndefined();
-    expect(w.git.requests.filter((r) => r.url.includes("receive-pack"))).toEqual([]);
-    expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(w.headSha);
-    expect(github.state.checkRuns).toHaveLength(1);
-    expect(github.state.checkRuns[0]).toMatchObject({ headSha: w.headSha, conclusion: "neutral" });
-    const ledger = JSON.parse(readFileSync(result.outputs["ledger-path"]!, "utf8")) as {
-      patch?: { notCommittedBecause?: string };
-    };
-    expect(ledger.patch?.notCommittedBecause).toBe(
-      "push mode pushes only changes verified on the pushed tree (a success), and this run's evidence would end neutral",
-    );
-    github.assertNoViolations();
-  });
-
-  it("on a fork's pull request nothing is fetched or pushed: the job summary notes it and points at the patch", async () => {
-    const w = await world({ mergeCheckout: false });
-    const { github, model } = await open.servers(script(w.workspace.dir));
-
-    const result = await open.run({
-      workspace: w.workspace.dir,
-      inputs: { goal: GOAL, "verify-cmd": "npm test", push: "true", "push-token": PUSH_TOKEN },
-      github,
-      model,
-      headSha: w.headSha,
-      baseSha: w.baseSha,
-      env: { GITHUB_SERVER_URL: w.git.url },
-      editPayload: (payload) => {
-        const pr = payload.pull_request as { head: { repo: { id: number; full_name: string } } };
-        // A fork is its own repository: another name and another id (the fork test prefers ids).
-        pr.head.repo = { ...pr.head.repo, id: 99_000_001, full_name: "mona/widgets" };
-      },
-    });
-
-    expect(result.outputs["pushed-sha"]).toBeUndefined();
-    expect(w.git.requests).toEqual([]);
-    expect(result.summary).toContain("push: true does nothing on this pull request");
-    expect(result.summary).toContain("mona/widgets");
-    expect(result.summary).toContain("patch.diff");
-    expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(w.headSha);
-    expect(result.commands.some((c) => c.startsWith("::notice::push: true does nothing"))).toBe(true);
-  });
-});
-
-describe("loop guard (SPEC §10): a run triggered by evidence-gate's own push does nothing", () => {
-  /** A checkout whose HEAD is a commit push mode made (the trailer in its last paragraph). */
-  async function pushedCheckout(): Promise<{ repo: TempRepo; head: string }> {
-    const repo = open.keep(await makeSampleNodeRepo());
-    await repo.write("src/sum.js", "export function sum(a, b) {\n  return a + b;\n}\n");
-    await repo.git(["add", "-A"]);
-    await repo.git([
-      "commit",
-      "--quiet",
-      "-m",
-      "evidence-gate: fix sum\n\nEvidence-Gate-Run: 20260101-000000-abcdef",
-    ]);
-    return { repo, head: await repo.git(["rev-parse", "HEAD"]) };
-  }
-
-  it("on pull_request synchronize: no model call, no GitHub API call (no check run touched), no outputs, and the job summary says why", async () => {
-    const { repo } = await pushedCheckout();
-    const { github, model } = await open.servers(script(repo.dir));
-
-    const result = await open.run({
-      workspace: repo.dir,
-      inputs: { goal: GOAL, "verify-cmd": "npm test", push: "true", "push-token": PUSH_TOKEN },
-      github,
-      model,
-      editPayload: (payload) => {
-        payload.action = "synchronize";
-      },
-    });
-
-    expect(result.exitCode, stepDebug(result)).toBe(0);
-    expect(result.outputs).toEqual({});
-    expect(result.calls).toEqual([]);
-    expect(result.modelRequests).toEqual([]);
-    expect(result.summary).toContain("carries `Evidence-Gate-Run: 20260101-000000-abcdef`");
-    expect(result.summary).toContain("does nothing (loop guard)");
-  });
-
-  it("on push: the head_commit message of the payload decides, no API call; the same commit on `opened` runs normally", async () => {
-    const { repo, head } = await pushedCheckout();
-    const { github, model } = await open.servers(script(repo.dir));
-
-    const skipped = await open.run({
-      workspace: repo.dir,
-      inputs: { goal: GOAL, "verify-cmd": "npm test" },
-      github,
-      model,
-      env: { GITHUB_EVENT_NAME: "push", GITHUB_REF: `refs/heads/${BRANCH}` },
-      editPayload: (payload) => {
-        payload.head_commit = {
-          id: head,
-          message: "evidence-gate: fix sum\n\nEvidence-Gate-Run: 20260101-000000-abcdef\n",
-        };
-      },
-    });
-    expect(skipped.exitCode, stepDebug(skipped)).toBe(0);
-    expect(skipped.outputs).toEqual({});
-    expect(skipped.calls).toEqual([]);
-
-    // `opened` is a person's action, not a push: the guard does not apply (the run starts, creating its check
-    // run). The guard comes before the mode is looked at (pull-request-run.ts), so mode verify shows it.
-    const opened = await open.run({
-      workspace: repo.dir,
-      inputs: { mode: "verify", "verify-cmd": "npm test" },
-      github,
-      model,
-    });
-    expect(opened.outputs.outcome).toBeDefined();
-    expect(checkRunWrites(opened)[0]).toMatchObject({ method: "POST" });
   });
 });

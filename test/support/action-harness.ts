@@ -9,8 +9,7 @@
  * process and must keep answering while the action runs.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import {
@@ -19,14 +18,17 @@ import {
   actionInputDefaults,
   activeWorkflowCommands,
   type CheckRunWriteBody,
+  checkRunApiCalls,
   checkRunWrites,
   cleanupActionRun,
   completion,
-  FAST_BACKOFF,
   inputVariable,
+  type PostRun,
   parseFileCommand,
   populateToolCache,
   prepareActionStep,
+  preparePostStep,
+  type RunPostOptions,
   stepDebug,
   TEST_GITHUB_TOKEN,
   TEST_REPOSITORY,
@@ -34,11 +36,12 @@ import {
   type TimelineEntry,
 } from "./action-step.js";
 import {
-  type GitHubServer,
-  type RecordedCall,
-  startGitHubServer,
-  type Violation,
-} from "./github-server/index.js";
+  type ArtifactService,
+  readZip,
+  startArtifactService,
+  type UploadedArtifact,
+} from "./artifact-service.js";
+import { type GitHubServer, startGitHubServer } from "./github-server/index.js";
 import { type ModelScript, type ModelServer, startModelServer } from "./model-server/index.js";
 import { REPO_ROOT } from "./repo-root.js";
 import type { TempRepo } from "./temp-repo.js";
@@ -46,21 +49,28 @@ import type { TempRepo } from "./temp-repo.js";
 export {
   type ActionRun,
   type ActionStepOptions,
+  type ArtifactService,
   actionInputDefaults,
   activeWorkflowCommands,
   type CheckRunWriteBody,
+  checkRunApiCalls,
   checkRunWrites,
   cleanupActionRun,
   completion,
   inputVariable,
+  type PostRun,
   parseFileCommand,
   populateToolCache,
   REPO_ROOT,
+  type RunPostOptions,
+  readZip,
+  startArtifactService,
   stepDebug,
   TEST_GITHUB_TOKEN,
   TEST_REPOSITORY,
   TEST_RUN_ID,
   type TimelineEntry,
+  type UploadedArtifact,
 };
 export const ACTION_ENTRY = join(REPO_ROOT, "dist", "index.js");
 export const POST_ENTRY = join(REPO_ROOT, "dist", "post.js");
@@ -167,90 +177,22 @@ async function runStep(
   return { exitCode, stdout, stderr };
 }
 
-export interface RunPostOptions {
-  readonly github: GitHubServer;
-  /** What the main step saved (`GITHUB_STATE`, parsed): the runner passes each entry as `STATE_<name>`. */
-  readonly state: Readonly<Record<string, string>>;
-  /** Inputs by their `action.yml` name, over `action.yml`'s defaults (the post step gets the same inputs). */
-  readonly inputs?: Readonly<Record<string, string>>;
-  /** Extra variables over everything else; `undefined` removes one. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Kill the post step after this long (default 60 s). */
-  readonly timeoutMs?: number;
-}
-
-export interface PostRun {
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  /** The post step's own job summary file (`GITHUB_STEP_SUMMARY`); `""` when nothing was written. */
-  readonly summary: string;
-  /** The GitHub server's calls made during this step. */
-  readonly calls: readonly RecordedCall[];
-  readonly violations: readonly Violation[];
-  /** The workflow-command lines (`::error::…`, `::warning::…`) the runner would act on. */
-  readonly commands: readonly string[];
-}
-
 /**
- * Runs `node dist/post.js` once, as the runner runs a JavaScript action's post step: the inputs as
- * `INPUT_<NAME>` variables, the main step's saved state as `STATE_<name>` variables, the runner's
- * `GITHUB_*` variables and fresh file-command files of its own.
+ * Runs `node dist/post.js` once, as the runner runs a JavaScript action's post step (the step's world:
+ * `preparePostStep` in action-step.ts).
  */
 export async function runPostStep(options: RunPostOptions): Promise<PostRun> {
   if (!existsSync(POST_ENTRY)) throw new Error(`${POST_ENTRY} is missing: run npm run build`);
-  const files = mkdtempSync(join(tmpdir(), "eg-post-files-"));
-  const runnerTemp = mkdtempSync(join(tmpdir(), "eg-runner-temp-"));
-  const summaryPath = join(files, "step_summary");
-  const outputPath = join(files, "output");
-  const statePath = join(files, "state");
-  for (const p of [outputPath, statePath, summaryPath]) writeFileSync(p, "");
-  const inputs: Record<string, string> = { ...actionInputDefaults(), ...options.inputs };
-  const env: Record<string, string | undefined> = {
-    PATH: process.env.PATH,
-    HOME: runnerTemp,
-    LANG: process.env.LANG ?? "C.UTF-8",
-    TMPDIR: process.env.TMPDIR,
-    CI: "true",
-    GITHUB_ACTIONS: "true",
-    GITHUB_EVENT_NAME: "pull_request",
-    GITHUB_REPOSITORY: TEST_REPOSITORY,
-    GITHUB_REPOSITORY_OWNER: TEST_REPOSITORY.split("/")[0],
-    GITHUB_API_URL: options.github.url,
-    GITHUB_SERVER_URL: "https://github.com",
-    GITHUB_RUN_ID: TEST_RUN_ID,
-    GITHUB_RUN_ATTEMPT: "1",
-    GITHUB_STEP_SUMMARY: summaryPath,
-    GITHUB_OUTPUT: outputPath,
-    GITHUB_STATE: statePath,
-    RUNNER_TEMP: runnerTemp,
-    RUNNER_OS: "Linux",
-    ...FAST_BACKOFF,
-    ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [inputVariable(name), value])),
-    ...Object.fromEntries(Object.entries(options.state).map(([name, value]) => [`STATE_${name}`, value])),
-    ...options.env,
-  };
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-  const callsBefore = options.github.calls.length;
-  const violationsBefore = options.github.violations.length;
+  const step = preparePostStep(options);
   try {
-    const { exitCode, stdout, stderr } = await runStep(POST_ENTRY, {
-      cwd: runnerTemp,
-      env,
+    const result = await runStep(POST_ENTRY, {
+      cwd: step.cwd,
+      env: step.env,
       timeoutMs: options.timeoutMs ?? 60_000,
     });
-    return {
-      exitCode,
-      stdout,
-      stderr,
-      summary: readFileSync(summaryPath, "utf8"),
-      calls: options.github.calls.slice(callsBefore),
-      violations: options.github.violations.slice(violationsBefore),
-      commands: activeWorkflowCommands(stdout),
-    };
+    return step.collect(result);
   } finally {
-    rmSync(files, { recursive: true, force: true });
-    rmSync(runnerTemp, { recursive: true, force: true });
+    step.abandon();
   }
 }
 
@@ -322,141 +264,4 @@ export function actionTestResources(): ActionTestResources {
     open.pids = [];
   });
   return open;
-}
-
-/** One artifact the stand-in artifact service received. */
-export interface UploadedArtifact {
-  readonly name: string;
-  /** The zip as uploaded (blocks committed in order). */
-  readonly zip: Buffer;
-  readonly finalized: boolean;
-  readonly id: number;
-}
-
-/**
- * A local stand-in for the runner's artifact service (the Twirp "results" API and the blob store that
- * `@actions/artifact` talks to): `CreateArtifact` answers a signed upload URL on this server, blocks and
- * the block list are stored, `FinalizeArtifact` answers an id. Point the action at it with
- * {@link ArtifactService.env}. Requests without the runtime token are refused with 401.
- */
-export interface ArtifactService {
-  readonly url: string;
-  readonly artifacts: UploadedArtifact[];
-  /** `ACTIONS_RUNTIME_TOKEN` (a JWT with the `Actions.Results` scope) and `ACTIONS_RESULTS_URL`. */
-  readonly env: Readonly<Record<string, string>>;
-  close(): Promise<void>;
-}
-
-const TWIRP = "/twirp/github.actions.results.api.v1.ArtifactService/";
-
-export async function startArtifactService(): Promise<ArtifactService> {
-  const { createServer } = await import("node:http");
-  const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  const token = `${b64url({ alg: "none", typ: "JWT" })}.${b64url({
-    scp: "Actions.GenericRead:run Actions.Results:run-backend-id:job-backend-id",
-  })}.c2lnbmF0dXJl`;
-  const artifacts: UploadedArtifact[] = [];
-  const blobs = new Map<string, { blocks: Map<string, Buffer>; data: Buffer | null }>();
-  let nextId = 100;
-  let url = "";
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const at = new URL(req.url ?? "/", url);
-      const json = (status: number, value: unknown) => {
-        res.writeHead(status, { "content-type": "application/json" });
-        res.end(JSON.stringify(value));
-      };
-      if (req.method === "POST" && at.pathname.startsWith(TWIRP)) {
-        if (req.headers.authorization !== `Bearer ${token}`) return json(401, { code: "unauthenticated" });
-        const request = JSON.parse(body.toString("utf8")) as { name: string; size?: string };
-        const method = at.pathname.slice(TWIRP.length);
-        if (method === "CreateArtifact") {
-          blobs.set(request.name, { blocks: new Map(), data: null });
-          return json(200, {
-            ok: true,
-            signedUploadUrl: `${url}/devstoreaccount1/artifacts/${encodeURIComponent(request.name)}.zip?sig=test-signature`,
-          });
-        }
-        if (method === "FinalizeArtifact") {
-          const blob = blobs.get(request.name);
-          if (blob?.data == null) return json(400, { code: "failed_precondition", msg: "nothing uploaded" });
-          const id = nextId++;
-          artifacts.push({ name: request.name, zip: blob.data, finalized: true, id });
-          return json(200, { ok: true, artifactId: String(id) });
-        }
-        return json(404, { code: "bad_route", msg: method });
-      }
-      const blobMatch = /^\/devstoreaccount1\/artifacts\/(.+)\.zip$/.exec(at.pathname);
-      if (req.method === "PUT" && blobMatch !== null) {
-        if (at.searchParams.get("sig") !== "test-signature") {
-          res.writeHead(403).end();
-          return;
-        }
-        const blob = blobs.get(decodeURIComponent(blobMatch[1]!));
-        if (blob === undefined) {
-          res.writeHead(404).end();
-          return;
-        }
-        const comp = at.searchParams.get("comp");
-        if (comp === "block") blob.blocks.set(at.searchParams.get("blockid") ?? "", body);
-        else if (comp === "blocklist") {
-          const ids = [...body.toString("utf8").matchAll(/<(?:Latest|Uncommitted|Committed)>([^<]*)</g)].map(
-            (m) => m[1]!,
-          );
-          blob.data = Buffer.concat(ids.map((id) => blob.blocks.get(id) ?? Buffer.alloc(0)));
-        } else blob.data = body;
-        res.writeHead(201, {
-          etag: '"0x8D000000000000"',
-          "last-modified": new Date().toUTCString(),
-          "x-ms-request-id": "00000000-0000-0000-0000-000000000000",
-          "x-ms-version": "2025-01-05",
-          "x-ms-request-server-encrypted": "true",
-        });
-        res.end();
-        return;
-      }
-      res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return {
-    url,
-    artifacts,
-    env: { ACTIONS_RUNTIME_TOKEN: token, ACTIONS_RESULTS_URL: `${url}/` },
-    close: () =>
-      new Promise((done, fail) => {
-        server.closeAllConnections();
-        server.close((e) => (e ? fail(e) : done()));
-      }),
-  };
-}
-
-/** The files of a zip archive, name → content (stored or deflated entries, read from the central directory). */
-export async function readZip(zip: Buffer): Promise<Map<string, Buffer>> {
-  const { inflateRawSync } = await import("node:zlib");
-  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (eocd === -1) throw new Error("not a zip: no end of central directory");
-  const count = zip.readUInt16LE(eocd + 10);
-  let at = zip.readUInt32LE(eocd + 16);
-  const files = new Map<string, Buffer>();
-  for (let i = 0; i < count; i++) {
-    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error("zip: bad central directory entry");
-    const method = zip.readUInt16LE(at + 10);
-    const compressedSize = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const extraLength = zip.readUInt16LE(at + 30);
-    const commentLength = zip.readUInt16LE(at + 32);
-    const localOffset = zip.readUInt32LE(at + 42);
-    const name = zip.subarray(at + 46, at + 46 + nameLength).toString("utf8");
-    const localData =
-      localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
-    const data = zip.subarray(localData, localData + compressedSize);
-    if (!name.endsWith("/")) files.set(name, method === 0 ? Buffer.from(data) : inflateRawSync(data));
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-  return files;
 }

@@ -15,12 +15,15 @@
  * For the step, the test process's environment is exactly the step's (the worker's `VITEST*` variables
  * kept), its working directory is the workspace, and what it writes on stdout/stderr is captured; all
  * three and `process.exitCode` are restored after. One step at a time per process (vitest runs a file's
- * tests one after another). What only the process shows stays with `action-harness.ts` (e2e): the real
- * CLIs and the tool cache's pinned `claude`, the entry's signal handling, the post step, another user.
+ * tests one after another). The post step's `runPost` runs in-process the same way ({@link runPostInProcess}).
+ * What only the process shows stays with `action-harness.ts` (e2e): the real CLIs and the tool cache's
+ * pinned `claude`, the launcher and the entry's signal handling (a main step killed, then the bundled post
+ * step), another user.
  */
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterEach } from "vitest";
+import { runPost } from "../../src/action/post.js";
 import { type ActionSeams, runAction } from "../../src/action/run-action.js";
 import type { ClaudeCall } from "../../src/runtime/invoke-claude.js";
 import type { CodexCall } from "../../src/runtime/invoke-codex.js";
@@ -30,9 +33,13 @@ import {
   type ActionRun,
   type ActionStepOptions,
   cleanupActionRun,
+  type PostRun,
   populateToolCache,
   prepareActionStep,
+  preparePostStep,
+  type RunPostOptions,
 } from "./action-step.js";
+import { type ArtifactService, startArtifactService } from "./artifact-service.js";
 import { type GitHubServer, startGitHubServer } from "./github-server/index.js";
 import type { TempRepo } from "./temp-repo.js";
 
@@ -47,6 +54,8 @@ export interface InProcessActionOptions extends ActionStepOptions {
 export interface InProcessActionRun extends ActionRun {
   /** The model calls the engine made for `label`, in order (prompt, session, cwd, env …). */
   madeFor(label: string): readonly (ClaudeCall | CodexCall)[];
+  /** Every model call the engine made, whatever its label (claude's, then codex's, each in order). */
+  readonly modelCallsMade: readonly (ClaudeCall | CodexCall)[];
 }
 
 /** The stand-in model CLI the tool cache holds: a shell script that says it ran and exits 97. */
@@ -79,6 +88,44 @@ export async function runActionInProcess(
       standInTool(cache, "codex", inputs["codex-version"]!, "codex");
     },
   });
+  let ran: StepOutput;
+  try {
+    ran = await inStep(step.env, options.workspace, () =>
+      runAction(step.env, undefined, { ...seams, modelCalls: scripted.calls }),
+    );
+  } catch (error) {
+    step.abandon();
+    throw error;
+  }
+  const run = step.collect(ran);
+  const [unscripted] = scripted.unscripted;
+  if (unscripted !== undefined) throw unscripted;
+  return {
+    ...run,
+    madeFor: (label) => scripted.madeFor(label),
+    modelCallsMade: [...scripted.claude, ...scripted.codex],
+  };
+}
+
+/** What a step left: its exit code (`process.exitCode` as it left it; 0 when unset) and its output. */
+interface StepOutput {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `step` as the runner's step process would run it: `process.env` exactly `env` (the worker's
+ * `VITEST*` variables kept), the working directory `cwd`, stdout/stderr captured, `process.exitCode`
+ * unset at the start. All four are restored after, whatever `step` did.
+ *
+ * @throws what `step` threw (after the restore).
+ */
+async function inStep(
+  env: Readonly<Record<string, string>>,
+  cwd: string,
+  step: () => Promise<unknown>,
+): Promise<StepOutput> {
   const saved = { env: { ...process.env }, cwd: process.cwd(), exitCode: process.exitCode };
   const out = { stdout: "", stderr: "" };
   const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
@@ -90,18 +137,14 @@ export async function runActionInProcess(
       done?.();
       return true;
     };
-  replaceEnv(step.env, saved.env);
+  replaceEnv(env, saved.env);
   process.exitCode = undefined;
-  process.chdir(options.workspace);
+  process.chdir(cwd);
   process.stdout.write = capture("stdout") as typeof process.stdout.write;
   process.stderr.write = capture("stderr") as typeof process.stderr.write;
-  let exitCode: number;
   try {
-    await runAction(step.env, undefined, { ...seams, modelCalls: scripted.calls });
-    exitCode = Number(process.exitCode ?? 0);
-  } catch (error) {
-    step.abandon();
-    throw error;
+    await step();
+    return { exitCode: Number(process.exitCode ?? 0), ...out };
   } finally {
     process.stdout.write = writes.stdout;
     process.stderr.write = writes.stderr;
@@ -109,10 +152,21 @@ export async function runActionInProcess(
     replaceEnv(saved.env, {});
     process.exitCode = saved.exitCode;
   }
-  const run = step.collect({ exitCode, ...out });
-  const [unscripted] = scripted.unscripted;
-  if (unscripted !== undefined) throw unscripted;
-  return { ...run, madeFor: (label) => scripted.madeFor(label) };
+}
+
+/**
+ * Runs the action's post step once in-process: the post step's `runPost` (src/action/post.ts) in the
+ * world `preparePostStep` (action-step.ts) sets up — the inputs, the main step's saved state as `STATE_*`
+ * variables, its own file-command files — as `node dist/post.js` runs it after the launcher. What only
+ * the process shows (the launcher, a main step killed by a signal) stays with `action-harness.ts`.
+ */
+export async function runPostInProcess(options: RunPostOptions): Promise<PostRun> {
+  const step = preparePostStep(options);
+  try {
+    return step.collect(await inStep(step.env, step.cwd, () => runPost(step.env)));
+  } finally {
+    step.abandon();
+  }
 }
 
 /** Makes `process.env` exactly `env`, keeping the test worker's own `VITEST*` variables from `worker`. */
@@ -133,12 +187,16 @@ function replaceEnv(
 export interface InProcessActionResources {
   /** {@link runActionInProcess}, its `RUNNER_TEMP` removed after the test. */
   run(options: InProcessActionOptions, seams?: Omit<ActionSeams, "modelCalls">): Promise<InProcessActionRun>;
+  /** {@link runPostInProcess}. */
+  post(options: RunPostOptions): Promise<PostRun>;
   /** `repo`, removed after the test. */
   keep<R extends TempRepo>(repo: R): R;
   /** A GitHub API double (`startGitHubServer`'s options), closed after the test. */
   github(options?: Parameters<typeof startGitHubServer>[0]): Promise<GitHubServer>;
   /** A folder removed after the test. */
   dir(path: string): string;
+  /** A stand-in of the runner's artifact service (`artifact-service.ts`), closed after the test. */
+  artifactService(): Promise<ArtifactService>;
 }
 
 /** The resources of a test file's in-process action tests, cleaned up after each test (registers `afterEach`). */
@@ -147,9 +205,11 @@ export function actionInProcessResources(): InProcessActionResources {
   const repos: TempRepo[] = [];
   const servers: GitHubServer[] = [];
   const dirs: string[] = [];
+  const services: ArtifactService[] = [];
   afterEach(async () => {
     for (const run of runs.splice(0)) cleanupActionRun(run);
     for (const server of servers.splice(0)) await server.close();
+    for (const service of services.splice(0)) await service.close();
     for (const repo of repos.splice(0)) await repo.cleanup();
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
@@ -159,6 +219,7 @@ export function actionInProcessResources(): InProcessActionResources {
       runs.push(result);
       return result;
     },
+    post: runPostInProcess,
     keep: (repo) => {
       repos.push(repo);
       return repo;
@@ -171,6 +232,11 @@ export function actionInProcessResources(): InProcessActionResources {
     dir: (path) => {
       dirs.push(path);
       return path;
+    },
+    artifactService: async () => {
+      const service = await startArtifactService();
+      services.push(service);
+      return service;
     },
   };
 }

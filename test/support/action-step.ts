@@ -482,10 +482,132 @@ export interface CheckRunWriteBody {
   readonly output?: { readonly title?: string; readonly summary?: string; readonly text?: string };
 }
 
+/**
+ * The run's check-run calls in order, each as `<METHOD> <list|create|update> <status>` (list: the head's
+ * check runs; create: `POST …/check-runs`; update: `PATCH …/check-runs/{id}`).
+ */
+export function checkRunApiCalls(run: ActionRun): string[] {
+  const names: Record<string, string> = {
+    "/repos/{owner}/{repo}/commits/{ref}/check-runs": "list",
+    "/repos/{owner}/{repo}/check-runs": "create",
+    "/repos/{owner}/{repo}/check-runs/{check_run_id}": "update",
+  };
+  return run.calls.flatMap((c) => {
+    const name = c.route === null ? undefined : names[c.route];
+    return name === undefined ? [] : [`${c.method} ${name} ${c.status}`];
+  });
+}
+
 /** The last write that completed the check run (`conclusion` set), or undefined. */
 export function completion(run: ActionRun): CheckRunWriteBody | undefined {
   return checkRunWrites(run)
     .map((w) => w.body)
     .filter((b) => b.conclusion !== undefined)
     .at(-1);
+}
+
+export interface RunPostOptions {
+  readonly github: GitHubServer;
+  /** What the main step saved (`GITHUB_STATE`, parsed): the runner passes each entry as `STATE_<name>`. */
+  readonly state: Readonly<Record<string, string>>;
+  /** Inputs by their `action.yml` name, over `action.yml`'s defaults (the post step gets the same inputs). */
+  readonly inputs?: Readonly<Record<string, string>>;
+  /** Extra variables over everything else; `undefined` removes one. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Kill the post step after this long (default 60 s; the bundled post step only). */
+  readonly timeoutMs?: number;
+}
+
+export interface PostRun {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The post step's own job summary file (`GITHUB_STEP_SUMMARY`); `""` when nothing was written. */
+  readonly summary: string;
+  /** The GitHub server's calls made during this step. */
+  readonly calls: readonly RecordedCall[];
+  readonly violations: readonly Violation[];
+  /** The workflow-command lines (`::error::…`, `::warning::…`) the runner would act on. */
+  readonly commands: readonly string[];
+}
+
+/** A prepared post step: its environment and working directory; {@link collect} reads what it wrote. */
+export interface PreparedPostStep {
+  /** Exactly the post step's environment. */
+  readonly env: Record<string, string>;
+  /** Its working directory (its own `RUNNER_TEMP`). */
+  readonly cwd: string;
+  /** The step's result from its exit code and output; removes the step's files. */
+  collect(step: {
+    readonly exitCode: number | null;
+    readonly stdout: string;
+    readonly stderr: string;
+  }): PostRun;
+  /** Removes the step's files when it could not be collected (safe after {@link collect}). */
+  abandon(): void;
+}
+
+/**
+ * Sets up one post step's world, as the runner runs a JavaScript action's post step, for either way of
+ * running it (`node dist/post.js`: `action-harness.ts`; `runPost` in-process: `action-in-process.ts`): the
+ * inputs as `INPUT_<NAME>` variables, the main step's saved state as `STATE_<name>` variables, the runner's
+ * `GITHUB_*` variables and fresh file-command files of its own.
+ */
+export function preparePostStep(options: RunPostOptions): PreparedPostStep {
+  const files = mkdtempSync(join(tmpdir(), "eg-post-files-"));
+  const runnerTemp = mkdtempSync(join(tmpdir(), "eg-runner-temp-"));
+  const summaryPath = join(files, "step_summary");
+  const outputPath = join(files, "output");
+  const statePath = join(files, "state");
+  for (const p of [outputPath, statePath, summaryPath]) writeFileSync(p, "");
+  const inputs: Record<string, string> = { ...actionInputDefaults(), ...options.inputs };
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: runnerTemp,
+    LANG: process.env.LANG ?? "C.UTF-8",
+    TMPDIR: process.env.TMPDIR,
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: "pull_request",
+    GITHUB_REPOSITORY: TEST_REPOSITORY,
+    GITHUB_REPOSITORY_OWNER: TEST_REPOSITORY.split("/")[0],
+    GITHUB_API_URL: options.github.url,
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_RUN_ID: TEST_RUN_ID,
+    GITHUB_RUN_ATTEMPT: "1",
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STATE: statePath,
+    RUNNER_TEMP: runnerTemp,
+    RUNNER_OS: "Linux",
+    ...FAST_BACKOFF,
+    ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [inputVariable(name), value])),
+    ...Object.fromEntries(Object.entries(options.state).map(([name, value]) => [`STATE_${name}`, value])),
+    ...options.env,
+  };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const callsBefore = options.github.calls.length;
+  const violationsBefore = options.github.violations.length;
+  const abandon = (): void => {
+    rmSync(files, { recursive: true, force: true });
+    rmSync(runnerTemp, { recursive: true, force: true });
+  };
+  return {
+    env: env as Record<string, string>,
+    cwd: runnerTemp,
+    collect: (step) => {
+      try {
+        return {
+          ...step,
+          summary: readFileSync(summaryPath, "utf8"),
+          calls: options.github.calls.slice(callsBefore),
+          violations: options.github.violations.slice(violationsBefore),
+          commands: activeWorkflowCommands(step.stdout),
+        };
+      } finally {
+        abandon();
+      }
+    },
+    abandon,
+  };
 }

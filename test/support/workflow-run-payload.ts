@@ -5,7 +5,7 @@
  * fork). What `mode: report` reads; shared by its end-to-end tests and its in-process ones.
  */
 import { createRequire } from "node:module";
-import { DEFAULT_REPOSITORY } from "./github-server/index.js";
+import { DEFAULT_REPOSITORY, type GitHubServer } from "./github-server/index.js";
 
 /** `pull_request.base.sha` of the event fixture. */
 export const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
@@ -90,4 +90,42 @@ export function workflowRunPayload(spec: WorkflowRunSpec): Record<string, unknow
     owner: { login: owner },
   };
   return payload;
+}
+
+/** The upstream workflow file (`workflow_run.path` of {@link workflowRunPayload}). */
+export const PR_WORKFLOW = ".github/workflows/evidence-gate-pr.yml";
+
+/**
+ * Puts on the GitHub server the fork's open pull request #42 whose head is `headSha` (GitHub has one for
+ * every fork `pull_request` run; the report finds it by head owner and branch), changing `files`, and the
+ * base's copy of the workflow at {@link BASE_SHA}, which uses the local action `./.github/actions/setup`.
+ */
+export function openForkPullRequest(
+  github: GitHubServer,
+  headSha: string,
+  files: readonly string[] = ["src/sum.js"],
+) {
+  github.state.addFile({
+    ref: BASE_SHA,
+    path: PR_WORKFLOW,
+    content: [
+      "on: pull_request",
+      "jobs:",
+      "  gate:",
+      "    runs-on: ubuntu-latest",
+      "    steps:",
+      "      - uses: actions/checkout@v5",
+      "      - uses: ./.github/actions/setup",
+      "      - uses: evidence-gate/evidence-gate@v0",
+      "",
+    ].join("\n"),
+  });
+  return github.state.addPullRequest({
+    number: 42,
+    headSha,
+    headRef: "fix-sum",
+    headRepository: FORK,
+    baseSha: BASE_SHA,
+    files,
+  });
 }

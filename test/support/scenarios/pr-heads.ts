@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git as runGit } from "../../../src/proc/git.js";
-import { DEFAULT_REPOSITORY as TEST_REPOSITORY } from "../github-server/index.js";
+import { type GitHubServer, DEFAULT_REPOSITORY as TEST_REPOSITORY } from "../github-server/index.js";
 import { commitAll, FIXED_SUM, hermeticGitEnv, makeSampleNodeRepo, type TempRepo } from "../temp-repo.js";
 
 export const PR_NUMBER = 42;
@@ -139,4 +139,45 @@ export function dispatchPayload(inputs: Record<string, string>): Record<string, 
 /** A `push` payload (GitHub's example): an event this action does not run on. */
 export function pushPayload(): Record<string, unknown> {
   return webhookExample("push");
+}
+
+/** `OWNER/NAME` of the fork {@link holdPullRequest} makes pull request {@link PR_NUMBER} come from. */
+export const FORK = "contributor/widgets";
+
+/**
+ * Puts pull request {@link PR_NUMBER} of `h` on the GitHub server (a fork's, from {@link FORK}, when
+ * `fork`), with `maintainer` (write) and `reader` (read) as collaborators, and `policy` as the base ref's
+ * `.github/evidence-gate.yml` when given.
+ */
+export function holdPullRequest(
+  github: GitHubServer,
+  h: PullRequestHeads,
+  o: { readonly fork?: boolean; readonly policy?: string } = {},
+): GitHubServer {
+  github.state.addPullRequest({
+    number: PR_NUMBER,
+    headSha: h.headSha,
+    baseSha: h.baseSha,
+    title: "Fix sum()",
+    body: "Please merge.",
+    ...(o.fork ? { headRepository: FORK } : {}),
+  });
+  github.state.setCollaborator("maintainer", "write");
+  github.state.setCollaborator("reader", "read");
+  if (o.policy !== undefined)
+    github.state.addFile({ ref: h.baseSha, path: ".github/evidence-gate.yml", content: o.policy });
+  return github;
+}
+
+/**
+ * The reactions the GitHub server holds, as `<comment id>:<content>`, after checking that each was created
+ * by a `POST` answered 201.
+ */
+export function reactionsOn(github: GitHubServer): string[] {
+  const created = github.callsTo("POST", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions");
+  if (created.some((c) => c.status !== 201) || created.length !== github.state.reactions.length)
+    throw new Error(
+      `reactions: ${created.map((c) => c.status).join(", ")} answered for ${github.state.reactions.length} held`,
+    );
+  return github.state.reactions.map((r) => `${r.commentId}:${r.content}`);
 }
