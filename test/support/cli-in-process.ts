@@ -179,6 +179,8 @@ export interface CliInProcessHarness extends CliCommands {
    * `CliRunOptions.claudePath` for a command that must carry `--claude-path`.
    */
   readonly claudeStandIn: string;
+  /** The stand-in `codex` beside it (`--codex-path`). */
+  readonly codexStandIn: string;
   /** The base environment holds a model key, so the key proxy is set up as for a user's run. */
   baseEnv(): Record<string, string>;
   /**
@@ -244,6 +246,7 @@ export async function startCliInProcessHarness(
     scratch,
     runsDir,
     claudeStandIn: join(bin, "claude"),
+    codexStandIn: join(bin, "codex"),
     baseEnv,
     runDirs: () => runDirsIn(runsDir),
     run: (flags, o = {}) => command("auto", undefined, flags, o),
