@@ -4,8 +4,8 @@
  * `package.json` test script, rule `verify-definition-changed`). The CLI runs in-process against a real
  * git repository, the real pinned `claude` CLI (whose Edit/Write tools really change the files) and the
  * scripted model server. That ignored files present and untouched leave a verified fix success is
- * asserted on the `--commit` run of test/e2e/cli-auto.test.ts; a node Writing a new ignored file the build
- * uses, on the last run of test/e2e/cli-guards.test.ts (and the detection of added, modified and removed
+ * asserted on the `--commit` run of test/e2e/cli-auto.test.ts; a node writing a new ignored file the build
+ * uses, on the last run of test/cli/guards.test.ts (and the detection of added, modified and removed
  * ignored files in test/evidence/ignored-files.test.ts).
  */
 import { existsSync } from "node:fs";

@@ -4,8 +4,8 @@
  * - a session limit in each form the CLI reports it in — an API error it surfaces (429, 400: an error
  *   result) and the notice as the plain reply (not an error) — gives the node a PAUSED row (never FAIL) and
  *   pauses the run (`action_required`, outcome `paused`: `exitCodeFor` gives the CLI's exit 2; the CLI
- *   itself is run on the 429 form in test/e2e/cli-resume.test.ts, on codex's usage limit in
- *   test/e2e/cli-codex.test.ts);
+ *   command itself is run on the 429 form's captured stream in test/cli/resume-command.test.ts, on codex's
+ *   usage limit in test/e2e/cli-codex.test.ts);
  * - a `permission_mode: bypassPermissions` node runs as root (as this machine runs the tests) because
  *   IS_SANDBOX=1 is in that node's environment, and only there: not in the verify command's, not in
  *   another node's; the plan section says the node runs with permissions bypassed.

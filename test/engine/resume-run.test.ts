@@ -10,7 +10,8 @@
  * leg's replies ("the limit reset", "the model does better now") are the label's next plays; a call
  * nobody scripted fails the test, so "nothing that passed ran again" is also what the plays allow. The
  * session limit is the stream claude 2.1.332 wrote for the model API's 429
- * (test/runtime/fixtures/session-limit-429.jsonl); the real CLI on it is test/e2e/cli-resume.test.ts.
+ * (test/runtime/fixtures/session-limit-429.jsonl); the real CLI on it is test/engine/pause-and-bypass.test.ts,
+ * and the CLI's pause and `resume --retry-failed` on it test/cli/resume-command.test.ts.
  */
 import { describe, expect, test } from "vitest";
 import {
