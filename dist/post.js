@@ -28577,8 +28577,11 @@ function describeFailure(call, status, githubMessage, hasResponse, url) {
   }
   const said = githubMessage === void 0 ? "" : ` "${githubMessage}"`;
   const answered = `${what}: GitHub answered ${status}${said}.`;
-  if ((status === 403 || status === 429) && /rate limit/i.test(githubMessage ?? "")) {
+  if ((status === 403 || status === 429) && RATE_LIMITED.test(githubMessage ?? "")) {
     return `${answered} The API rate limit was hit and the retries ran out; run the job again later.`;
+  }
+  if (status === 401 && call.surface === "cli") {
+    return `${answered} GitHub did not accept the token the CLI uses (GITHUB_TOKEN, else GH_TOKEN): it is expired, revoked or mistyped; give a current token with \`checks: write\` on the repository.`;
   }
   if ((status === 403 || status === 404) && call.surface === "cli") {
     const reading = call.operation === "find" || call.operation === "get";
@@ -28604,7 +28607,7 @@ function originOf(url) {
     return null;
   }
 }
-var CheckRunWriteError, API_ROOT_HINT;
+var CheckRunWriteError, RATE_LIMITED, API_ROOT_HINT;
 var init_check_run_error = __esm({
   "src/github/check-run-error.ts"() {
     "use strict";
@@ -28621,7 +28624,20 @@ var init_check_run_error = __esm({
         this.request = init.request;
         this.githubMessage = init.githubMessage;
       }
+      /**
+       * True when GitHub refused the token — 401 (bad credentials), 403 or 404 (no `checks: write`, or no
+       * access to the repository: GitHub answers 404 for a repository the token may not see) — but not a
+       * rate limit (a 403 or 429 saying so: retrying later is the fix). What the operator must change, not a
+       * failed run: the CLI exits 64 on it before anything runs (SPEC §10), as the action's other token
+       * refusals end `usage-error`.
+       */
+      get tokenRefused() {
+        const status = this.status;
+        if (status !== 401 && status !== 403 && status !== 404) return false;
+        return !RATE_LIMITED.test(this.githubMessage ?? "");
+      }
     };
+    RATE_LIMITED = /rate limit/i;
     API_ROOT_HINT = "The API root comes from GITHUB_API_URL (https://api.github.com when it is not set; on GHES https://HOST/api/v3): check it and the network, then run again.";
   }
 });

@@ -11,7 +11,7 @@ import {
   ourCheckRun,
   timingFromEnv,
   withAppendix
-} from "./cli-chunk-IXY3KHG2.js";
+} from "./cli-chunk-SUJFGUPH.js";
 import {
   CHECK_RUN_TEXT_MAX_BYTES,
   codeSpan,

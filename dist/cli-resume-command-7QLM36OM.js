@@ -3,18 +3,18 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-VB3TEZDW.js";
+} from "./cli-chunk-7BLBQ4CH.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-LIE2LA5P.js";
-import "./cli-chunk-IXY3KHG2.js";
+import "./cli-chunk-SUJFGUPH.js";
 import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-JWIWEG4I.js";
+} from "./cli-chunk-ZG6A5I2D.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
@@ -22,12 +22,12 @@ import {
   isLocalAccountName,
   localApprover
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-UUXSSE7B.js";
-import "./cli-chunk-Z5QPSPAL.js";
+import "./cli-chunk-SUDXWCRE.js";
+import "./cli-chunk-SK3WSRMI.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-IJPQOWIV.js";
+} from "./cli-chunk-UDQVUDJ7.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -37,7 +37,7 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-EN2RECZQ.js";
+} from "./cli-chunk-OO4AFAPN.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
@@ -228,9 +228,9 @@ async function runCliResume(argv, io) {
           const code = await leg.finished(result);
           if (checkRun.startError !== null) {
             report.error(
-              `the check run could not be created, so the leg was stopped: ${checkRun.startError}`
+              `the check run could not be created, so the leg was stopped: ${checkRun.startError.message}`
             );
-            return EXIT.failed;
+            return checkRun.startError.tokenRefused ? EXIT.usage : EXIT.failed;
           }
           return code;
         }

@@ -6,7 +6,7 @@ import {
 import {
   cwdIssues,
   placedNodesOf
-} from "./cli-chunk-UUXSSE7B.js";
+} from "./cli-chunk-SUDXWCRE.js";
 import {
   arcQuotesItsPayload,
   feedbackReach,
@@ -18,7 +18,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-Z5QPSPAL.js";
+} from "./cli-chunk-SK3WSRMI.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -30,14 +30,14 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-IJPQOWIV.js";
+} from "./cli-chunk-UDQVUDJ7.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-EN2RECZQ.js";
+} from "./cli-chunk-OO4AFAPN.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

@@ -4,15 +4,15 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-TCB5KBF2.js";
+} from "./cli-chunk-YTS6F4ON.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-VB3TEZDW.js";
+} from "./cli-chunk-7BLBQ4CH.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-LIE2LA5P.js";
-import "./cli-chunk-IXY3KHG2.js";
+import "./cli-chunk-SUJFGUPH.js";
 import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
@@ -20,17 +20,17 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-JWIWEG4I.js";
+} from "./cli-chunk-ZG6A5I2D.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-UUXSSE7B.js";
-import "./cli-chunk-Z5QPSPAL.js";
-import "./cli-chunk-IJPQOWIV.js";
+import "./cli-chunk-SUDXWCRE.js";
+import "./cli-chunk-SK3WSRMI.js";
+import "./cli-chunk-UDQVUDJ7.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-EN2RECZQ.js";
+} from "./cli-chunk-OO4AFAPN.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

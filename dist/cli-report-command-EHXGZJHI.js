@@ -4,7 +4,7 @@ import {
   REPORT_COMMAND_USAGE,
   parseReportFlags,
   readSavedLedger
-} from "./cli-chunk-K7X5RIIC.js";
+} from "./cli-chunk-2X5WFQNF.js";
 import "./cli-chunk-5KWKE5IC.js";
 import {
   CheckRunClient,
@@ -12,7 +12,7 @@ import {
   CheckRunWriteError,
   apiUrlFromEnv,
   octokitFromEnv
-} from "./cli-chunk-IXY3KHG2.js";
+} from "./cli-chunk-SUJFGUPH.js";
 import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import "./cli-chunk-PWLUMNAY.js";
@@ -22,7 +22,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-EN2RECZQ.js";
+} from "./cli-chunk-OO4AFAPN.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

@@ -10941,21 +10941,15 @@ function isRunId(value) {
   return /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(value);
 }
 
-// src/github/artifact.ts
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync as readFileSync2,
-  rmSync,
-  writeFileSync
-} from "node:fs";
-import { basename, dirname, join as join2, relative } from "node:path";
+// src/engine/auto-plan.ts
+import { resolve as resolve7 } from "node:path";
 
-// src/github/run-state-digest.ts
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+// src/evidence/build-evidence.ts
+import { posix } from "node:path";
+
+// src/policy/policy-file.ts
+var import_yaml = __toESM(require_dist(), 1);
+import { open as open2 } from "node:fs/promises";
 import { join } from "node:path";
 
 // node_modules/zod/v4/classic/external.js
@@ -30675,250 +30669,6 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/github/run-state-digest.ts
-var IGNORED_BASELINE = "ignored-baseline.json";
-var MARKER = /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none)(?: ignored=([0-9a-f]{64}|none))? -->/g;
-function runStateDigestMarker(runId, digests) {
-  const ignored = digests.ignored === void 0 ? "" : ` ignored=${digests.ignored ?? "none"}`;
-  return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"}${ignored} -->`;
-}
-function readRunStateDigests(summary2, runId) {
-  if (summary2 === null) return null;
-  let found = null;
-  for (const match of summary2.matchAll(MARKER)) {
-    if (match[1] !== runId) continue;
-    found = {
-      state: match[2] === "none" ? null : match[2],
-      graph: match[3] === "none" ? null : match[3],
-      ...match[4] !== void 0 ? { ignored: match[4] === "none" ? null : match[4] } : {}
-    };
-  }
-  return found;
-}
-function runStateDigestProblem(runDir, expected) {
-  const files = [
-    ["state.json", expected.state],
-    ["graph.json", expected.graph]
-  ];
-  if (expected.ignored !== void 0) files.push([IGNORED_BASELINE, expected.ignored]);
-  for (const [file2, digest] of files) {
-    const path2 = join(runDir, file2);
-    const actual = existsSync(path2) ? createHash("sha256").update(readFileSync(path2)).digest("hex") : null;
-    if (actual !== digest) {
-      return actual === null ? `${file2} is missing from the run directory, but the check run records it (sha256 ${digest})` : digest === null ? `${file2} is in the run directory, but the check run records none` : `${file2} has sha256 ${actual}, but the check run records ${digest}: it was changed after the engine wrote it`;
-    }
-  }
-  return null;
-}
-var RUN_STATE_DIGEST_FILE = "run-state-digest.json";
-var digestFileSchema = external_exports.strictObject({
-  runId: external_exports.string().min(1).max(64),
-  state: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
-  graph: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
-  ignored: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable().optional()
-});
-function runStateDigestFileText(runId, digests) {
-  return `${JSON.stringify({ runId, state: digests.state, graph: digests.graph, ...digests.ignored !== void 0 ? { ignored: digests.ignored } : {} })}
-`;
-}
-function parseRunStateDigestFile(text2, runId) {
-  let json2;
-  try {
-    json2 = JSON.parse(text2);
-  } catch {
-    return null;
-  }
-  const parsed = digestFileSchema.safeParse(json2);
-  if (!parsed.success || parsed.data.runId !== runId) return null;
-  return {
-    state: parsed.data.state,
-    graph: parsed.data.graph,
-    ...parsed.data.ignored !== void 0 ? { ignored: parsed.data.ignored } : {}
-  };
-}
-
-// src/github/artifact.ts
-var INVALID_NAME_CHARACTERS = /["':<>|*?\r\n\\/]/g;
-function runArtifactName(runId) {
-  return safeArtifactName(`evidence-gate-run-${runId}`);
-}
-function ledgerArtifactName(checkName) {
-  return safeArtifactName(`${checkName}-ledger`);
-}
-function artifactPageUrl(env, id2) {
-  const server = (env.GITHUB_SERVER_URL ?? "https://github.com").trim().replace(/\/+$/, "");
-  const repository2 = env.GITHUB_REPOSITORY?.trim();
-  const runId = env.GITHUB_RUN_ID?.trim();
-  if (!repository2 || !runId || !/^\d+$/.test(runId)) return void 0;
-  return `${server}/${repository2}/actions/runs/${runId}/artifacts/${id2}`;
-}
-function safeArtifactName(name) {
-  return name.replace(INVALID_NAME_CHARACTERS, "-");
-}
-function artifactServiceUnavailable(env) {
-  const missing = ["ACTIONS_RUNTIME_TOKEN", "ACTIONS_RESULTS_URL"].filter(
-    (name) => (env[name] ?? "").trim() === ""
-  );
-  if (missing.length === 0) return null;
-  return `${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set (not running in GitHub Actions, or the artifact service is not available to this step)`;
-}
-async function uploadRunArtifacts(options3) {
-  const runName = runArtifactName(options3.runId);
-  const ledgerName = ledgerArtifactName(options3.checkName);
-  const unavailable = artifactServiceUnavailable(options3.env ?? process.env);
-  if (unavailable !== null) {
-    options3.notice(
-      `evidence-gate: artifact upload skipped: ${unavailable}. Artifacts ${runName} and ${ledgerName} were not uploaded; the run directory stays at ${options3.runDir}.`
-    );
-    return {
-      runDirectory: { kind: "skipped", name: runName, reason: unavailable },
-      ledger: { kind: "skipped", name: ledgerName, reason: unavailable }
-    };
-  }
-  const { DefaultArtifactClient, GHESNotSupportedError } = await import("./index-artifact-7PUORGNT.js");
-  const client = options3.client ?? new DefaultArtifactClient();
-  const unsupported = (error63) => error63 instanceof GHESNotSupportedError;
-  let staging = null;
-  try {
-    staging = mkdtempSync(join2(options3.stagingDir, "evidence-gate-artifacts-"));
-    const runCopy = join2(staging, "run");
-    const runFiles = copyRedacted(options3.runDir, runCopy, options3.secrets);
-    const ledgerCopy = join2(staging, "ledger");
-    mkdirSync(ledgerCopy, { recursive: true });
-    const ledgerFile = join2(ledgerCopy, basename(options3.ledgerPath));
-    writeFileSync(ledgerFile, fileRedactor(options3.secrets)(readFileSync2(options3.ledgerPath)));
-    const ledgerFiles = [ledgerFile];
-    if (options3.digests !== void 0) {
-      const digestFile = join2(ledgerCopy, RUN_STATE_DIGEST_FILE);
-      writeFileSync(digestFile, runStateDigestFileText(options3.runId, options3.digests));
-      ledgerFiles.push(digestFile);
-    }
-    const runDirectory = await upload(client, runName, runFiles, runCopy, options3.warn, unsupported);
-    const ledger = await upload(client, ledgerName, ledgerFiles, ledgerCopy, options3.warn, unsupported);
-    return { runDirectory, ledger };
-  } catch (error63) {
-    const message = `could not prepare the artifacts: ${error63 instanceof Error ? error63.message : String(error63)}`;
-    options3.warn(`evidence-gate: ${message}`);
-    return {
-      runDirectory: { kind: "failed", name: runName, message },
-      ledger: { kind: "failed", name: ledgerName, message }
-    };
-  } finally {
-    if (staging !== null) rmSync(staging, { recursive: true, force: true });
-  }
-}
-async function upload(client, name, files, root, warn, unsupported) {
-  try {
-    const result = await client.uploadArtifact(name, files, root);
-    return { kind: "uploaded", name, id: result.id ?? null, size: result.size ?? null, files: files.length };
-  } catch (error63) {
-    if (unsupported(error63)) {
-      return {
-        kind: "skipped",
-        name,
-        reason: "GitHub Enterprise Server does not support @actions/artifact v2+"
-      };
-    }
-    const message = error63 instanceof Error ? error63.message : String(error63);
-    warn(`evidence-gate: could not upload artifact ${name}: ${message}`);
-    return { kind: "failed", name, message };
-  }
-}
-function copyRedacted(from, to, secrets) {
-  const copies = [];
-  const redactFile = fileRedactor(secrets);
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const source = join2(dir, entry.name);
-      if (entry.isDirectory()) {
-        walk(source);
-        continue;
-      }
-      if (!entry.isFile()) continue;
-      const target = join2(to, relative(from, source));
-      mkdirSync(dirname(target), { recursive: true });
-      const bytes = readFileSync2(source);
-      const redacted = redactFile(bytes);
-      if (redacted === bytes) copyFileSync(source, target);
-      else writeFileSync(target, redacted);
-      copies.push(target);
-    }
-  };
-  walk(from);
-  return copies;
-}
-function fileRedactor(secrets) {
-  const redactor = createRedactor(secrets);
-  return (bytes) => redactor.bytes(redactKnownValues(bytes, secrets));
-}
-function redactKnownValues(bytes, secrets) {
-  const needles = /* @__PURE__ */ new Set();
-  for (const secret of secrets) {
-    if (secret.length < 4) continue;
-    needles.add(secret);
-    needles.add(JSON.stringify(secret).slice(1, -1));
-  }
-  let out = bytes;
-  for (const needle of needles) out = replaceAll(out, Buffer.from(needle, "utf8"), Buffer.from("***"));
-  return out;
-}
-function replaceAll(haystack, needle, replacement) {
-  let at = haystack.indexOf(needle);
-  if (at === -1) return haystack;
-  const parts = [];
-  let from = 0;
-  while (at !== -1) {
-    parts.push(haystack.subarray(from, at), replacement);
-    from = at + needle.length;
-    at = haystack.indexOf(needle, from);
-  }
-  parts.push(haystack.subarray(from));
-  return Buffer.concat(parts);
-}
-function artifactsMarkdown(artifacts, runDir) {
-  const line2 = (outcome, what) => {
-    const name = `\`${outcome.name}\``;
-    switch (outcome.kind) {
-      case "uploaded":
-        return `- ${name} (${what}): uploaded to this workflow run's artifacts${outcome.size === null ? "" : `, ${outcome.size} bytes`}.`;
-      case "skipped":
-        return `- ${name} (${what}): not uploaded \u2014 ${outcome.reason}.`;
-      case "failed":
-        return `- ${name} (${what}): **upload failed** \u2014 ${outcome.message.split("\n")[0]}`;
-      default:
-        return unreachable(outcome);
-    }
-  };
-  const lines = [
-    "### Artifacts",
-    "",
-    line2(artifacts.runDirectory, "the run directory: state, events, graph, node outputs, patch.diff"),
-    line2(artifacts.ledger, "the ledger JSON")
-  ];
-  if (artifacts.runDirectory.kind !== "uploaded")
-    lines.push("", `The run directory is on the runner at \`${runDir}\`.`);
-  return lines.join("\n");
-}
-function artifactsUnsupportedOn(serverUrl) {
-  let host;
-  try {
-    host = new URL(serverUrl).hostname.toUpperCase();
-  } catch {
-    return false;
-  }
-  return host !== "GITHUB.COM" && !host.endsWith(".GHE.COM") && !host.endsWith(".LOCALHOST");
-}
-function artifactModeProblem(serverUrl, uses) {
-  const server = (serverUrl ?? "https://github.com").trim().replace(/\/+$/, "");
-  if (!artifactsUnsupportedOn(server)) return null;
-  return `${uses} needs workflow artifacts, which @actions/artifact does not support on GitHub Enterprise Server (GITHUB_SERVER_URL ${server}): mode resume, mode report and report-to: bot cannot work there. Run mode auto, run, verify or lint (the job summary carries the ledger), or run on github.com`;
-}
-
-// src/policy/policy-file.ts
-var import_yaml = __toESM(require_dist(), 1);
-import { open as open2 } from "node:fs/promises";
-import { join as join3 } from "node:path";
-
 // src/core/ledger-row.ts
 var MAX_VERIFY_REPEAT = 10;
 var RECEIPT_MAX_NAMES = 20;
@@ -31205,7 +30955,7 @@ function yamlErrorWords(error63) {
   return (error63.message.split("\n")[0] ?? error63.message).replace(/:$/, "");
 }
 function workingTreePolicyPath(repoDir) {
-  return join3(repoDir, ...POLICY_FILE.split("/"));
+  return join(repoDir, ...POLICY_FILE.split("/"));
 }
 async function readBounded(path2, max = POLICY_FILE_MAX_BYTES) {
   let handle2;
@@ -31257,2577 +31007,6 @@ function isErrno(error63, code) {
   return typeof error63 === "object" && error63 !== null && error63.code === code;
 }
 
-// src/github/base-ref-file.ts
-var BaseRefReadError = class extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-  status;
-  name = "BaseRefReadError";
-};
-async function readBaseRefFile(octokit, target, path2, options3) {
-  const sha3 = target.sha !== void 0 && target.sha !== "" ? target.sha : void 0;
-  let data;
-  try {
-    const response = await octokit.rest.repos.getContent({
-      owner: target.owner,
-      repo: target.repo,
-      path: path2,
-      ref: sha3 ?? target.ref
-    });
-    data = response.data;
-  } catch (error63) {
-    const status = statusOf(error63);
-    if (status === 404) return { kind: "missing" };
-    throw new BaseRefReadError(error63 instanceof Error ? error63.message : String(error63), status);
-  }
-  if (Array.isArray(data)) return { kind: "folder" };
-  const file2 = data;
-  if (file2.type !== "file") return { kind: "not-a-regular-file", type: String(file2.type) };
-  if (typeof file2.size === "number" && file2.size > options3.maxBytes)
-    return { kind: "too-large", size: file2.size };
-  if (file2.encoding !== "base64" || typeof file2.content !== "string") {
-    return { kind: "no-content", encoding: String(file2.encoding) };
-  }
-  const bytes = Buffer.from(file2.content.replace(/\s+/g, ""), "base64");
-  if (bytes.length > options3.maxBytes) return { kind: "too-large", size: bytes.length };
-  return { kind: "file", bytes };
-}
-function unusableReason(result, options3) {
-  switch (result.kind) {
-    case "folder":
-      return "the path is a folder, not a file";
-    case "not-a-regular-file":
-      return `the path is a ${result.type}, not a regular file`;
-    case "too-large":
-      return `the file is ${result.size} bytes; ${options3.noun} may be at most ${options3.maxBytes} bytes`;
-    case "no-content":
-      return `the API did not return the file's content (encoding ${result.encoding})`;
-    default:
-      return unreachable(result);
-  }
-}
-function statusOf(error63) {
-  if (typeof error63 !== "object" || error63 === null) return null;
-  const status = error63.status;
-  return typeof status === "number" ? status : null;
-}
-
-// src/github/base-policy.ts
-var PolicyReadError = class extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-  status;
-  name = "PolicyReadError";
-};
-async function readBaseRefPolicy(octokit, target) {
-  const sha3 = target.sha !== void 0 && target.sha !== "" ? target.sha : void 0;
-  const source = { kind: "base-ref", ref: target.ref, ...sha3 !== void 0 ? { sha: sha3 } : {} };
-  const where = describePolicySource(source);
-  let file2;
-  try {
-    file2 = await readBaseRefFile(octokit, target, POLICY_FILE, { maxBytes: POLICY_FILE_MAX_BYTES });
-  } catch (error63) {
-    if (!(error63 instanceof BaseRefReadError)) throw error63;
-    const { status } = error63;
-    const permission = status === 401 || status === 403 ? " The workflow's token needs `contents: read` to read the maintainers' policy file." : "";
-    throw new PolicyReadError(
-      `could not read ${where} through the API (${status === null ? "no answer" : `HTTP ${status}`}: ${error63.message}).${permission} The run does not start without the policy it could not read.`,
-      status
-    );
-  }
-  if (file2.kind === "missing")
-    return { result: { ok: true, policy: DEFAULT_POLICY, source: { kind: "none" } }, bytes: null };
-  if (file2.kind !== "file") {
-    const reason = unusableReason(file2, { maxBytes: POLICY_FILE_MAX_BYTES, noun: "a policy file" });
-    return { result: { ok: false, errors: [`${where}: ${reason}`], source }, bytes: null };
-  }
-  return { result: parsePolicyFile(file2.bytes, source), bytes: file2.bytes };
-}
-async function prCopyNote(workspace, base) {
-  let prCopy;
-  try {
-    prCopy = await readBounded(workingTreePolicyPath(workspace));
-  } catch {
-    prCopy = Buffer.from([0]);
-  }
-  if (prCopy === null && base.bytes === null) return null;
-  if (prCopy !== null && base.bytes !== null && prCopy.equals(base.bytes)) return null;
-  const baseWords2 = base.result.source.kind === "base-ref" ? describePolicySource(base.result.source) : void 0;
-  if (prCopy === null) {
-    return `This pull request's checkout has no ${POLICY_FILE}; the policy still comes from ${baseWords2 ?? "the base ref"}.`;
-  }
-  if (base.bytes === null) {
-    return `This pull request's copy of ${POLICY_FILE} was ignored: the policy comes from the base ref, which has no policy file, so the defaults apply. A change to the policy takes effect once it is merged.`;
-  }
-  return `This pull request's copy of ${POLICY_FILE} differs from the base ref's and was ignored: the policy comes from ${baseWords2 ?? "the base ref"}. A change to the policy takes effect once it is merged.`;
-}
-
-// src/github/check-run.ts
-import { setTimeout as sleep } from "node:timers/promises";
-
-// src/github/check-run-error.ts
-var CheckRunWriteError = class extends Error {
-  name = "CheckRunWriteError";
-  /** HTTP status; `undefined` when no response arrived (network failure). */
-  status;
-  request;
-  /** GitHub's own `message` (and validation `errors`), when it sent one. */
-  githubMessage;
-  constructor(init) {
-    super(init.message, { cause: init.cause });
-    this.status = init.status;
-    this.request = init.request;
-    this.githubMessage = init.githubMessage;
-  }
-};
-function checkRunWriteError(call) {
-  const error63 = call.cause;
-  const hasResponse = error63?.response !== void 0;
-  const status = typeof error63?.status === "number" && hasResponse ? error63.status : void 0;
-  const notTheApi = hasResponse ? notGitHubJson(error63?.response) : null;
-  const githubMessage = notTheApi !== null ? void 0 : githubMessageOf(call.cause) ?? (typeof error63?.message === "string" ? error63.message : void 0);
-  const [method = "", path2 = ""] = call.route.split(" ");
-  const url2 = error63?.request?.url;
-  return new CheckRunWriteError({
-    message: notTheApi !== null ? `${call.what}: ${originOf(url2) ?? "the server"} answered ${status ?? "without a status"} with ${notTheApi}, not the GitHub API's JSON. ${API_ROOT_HINT}` : describeFailure(call, status, githubMessage, hasResponse, url2),
-    status,
-    request: {
-      operation: call.operation,
-      method: error63?.request?.method ?? method,
-      url: error63?.request?.url ?? path2,
-      body: call.body
-    },
-    githubMessage,
-    cause: call.cause
-  });
-}
-function githubMessageOf(error63) {
-  const data = error63?.response?.data;
-  if (typeof data !== "object" || data === null) return void 0;
-  const { message, errors } = data;
-  if (typeof message !== "string") return void 0;
-  if (!Array.isArray(errors) || errors.length === 0) return message;
-  const details = errors.map(
-    (e) => typeof e === "object" && e !== null && "message" in e ? String(e.message) : JSON.stringify(e)
-  );
-  return `${message}: ${details.join("; ")}`;
-}
-function describeFailure(call, status, githubMessage, hasResponse, url2) {
-  const { what } = call;
-  if (!hasResponse) {
-    const origin = originOf(url2);
-    const where = origin === null ? "" : ` at ${origin}`;
-    return `${what}: no answer from the GitHub API${where} (${githubMessage ?? "network error"}). ${API_ROOT_HINT}`;
-  }
-  const said = githubMessage === void 0 ? "" : ` "${githubMessage}"`;
-  const answered = `${what}: GitHub answered ${status}${said}.`;
-  if ((status === 403 || status === 429) && /rate limit/i.test(githubMessage ?? "")) {
-    return `${answered} The API rate limit was hit and the retries ran out; run the job again later.`;
-  }
-  if ((status === 403 || status === 404) && call.surface === "cli") {
-    const reading = call.operation === "find" || call.operation === "get";
-    return `${answered} ${reading ? "Listing or reading" : "Writing"} check runs there needs the token the CLI uses (GITHUB_TOKEN, else GH_TOKEN) to have \`checks: write\` on the repository: a fine-grained token with the Checks permission set to read and write on that repository, or a classic token with the \`repo\` scope (GitHub docs: REST API endpoints for check runs). A GitHub Actions GITHUB_TOKEN needs \`permissions: { checks: write }\` on its job; on a pull request from a fork it is read-only.`;
-  }
-  if (status === 403 || status === 404) {
-    return `${answered} Writing check runs needs the token permission \`checks: write\`: add \`permissions: { checks: write }\` to the job (a GitHub App needs the Checks write permission). On a pull request from a fork the GITHUB_TOKEN is read-only whatever the workflow asks for: use the two-stage mode there (this workflow uploads the ledger artifact, and a \`workflow_run\` workflow on the base repository posts it with \`mode: report\`).`;
-  }
-  return answered;
-}
-var API_ROOT_HINT = "The API root comes from GITHUB_API_URL (https://api.github.com when it is not set; on GHES https://HOST/api/v3): check it and the network, then run again.";
-function notGitHubJson(response) {
-  const type = response?.headers?.["content-type"];
-  const contentType = typeof type === "string" ? type.split(";")[0].trim().toLowerCase() : "";
-  if (contentType.endsWith("json")) return null;
-  if (contentType === "" && (typeof response?.data !== "string" || response.data === "")) return null;
-  return contentType === "text/html" ? "an HTML page (text/html)" : `a ${contentType || "non-JSON"} body`;
-}
-function originOf(url2) {
-  if (url2 === void 0) return null;
-  try {
-    return new URL(url2).origin;
-  } catch {
-    return null;
-  }
-}
-
-// src/github/check-run-existing.ts
-function existingCheckRunOf(data) {
-  return {
-    id: data.id,
-    htmlUrl: data.html_url,
-    status: data.status,
-    conclusion: data.conclusion,
-    externalId: data.external_id,
-    appId: data.app?.id ?? null,
-    summary: data.output?.summary ?? null,
-    annotationsCount: data.output?.annotations_count ?? 0
-  };
-}
-
-// src/ledger/byte-budget.ts
-var CHECK_RUN_TEXT_MAX_BYTES = 65535;
-var LINE_BREAK_LOOKBACK_BYTES = 4096;
-var encoder = new TextEncoder();
-var decoder = new TextDecoder("utf-8", { fatal: true });
-function utf8Bytes(text2) {
-  return encoder.encode(text2).length;
-}
-function truncateUtf8(text2, maxBytes, notice2) {
-  const bytes = encoder.encode(text2);
-  if (bytes.length <= maxBytes) return text2;
-  const tail = `
-
-${notice2}`;
-  const tailBytes = utf8Bytes(tail);
-  if (tailBytes > maxBytes) return decodePrefix(encoder.encode(notice2), maxBytes, { preferLineBreak: false });
-  let budget = maxBytes - tailBytes;
-  for (; ; ) {
-    const kept = decodePrefix(bytes, budget, { preferLineBreak: true });
-    const closers = closersFor(kept);
-    const used = utf8Bytes(kept) + utf8Bytes(closers);
-    if (used + tailBytes <= maxBytes) return `${kept}${closers}${tail}`;
-    budget -= used + tailBytes - maxBytes;
-  }
-}
-function decodePrefix(bytes, budget, options3) {
-  let end = Math.max(0, Math.min(budget, bytes.length));
-  while (end > 0 && end < bytes.length && (bytes[end] & 192) === 128) end -= 1;
-  if (options3.preferLineBreak) {
-    const floor = Math.max(0, end - LINE_BREAK_LOOKBACK_BYTES);
-    for (let i = end - 1; i >= floor; i -= 1) {
-      if (bytes[i] === 10) {
-        end = i;
-        break;
-      }
-    }
-  }
-  return decoder.decode(bytes.subarray(0, end));
-}
-function closersFor(markdown) {
-  let fence = null;
-  let openDetails = 0;
-  for (const line2 of markdown.split("\n")) {
-    const marker = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line2);
-    if (fence !== null) {
-      if (marker !== null && marker[1][0] === fence.char && marker[1].length >= fence.length && marker[2].trim() === "") {
-        fence = null;
-      }
-      continue;
-    }
-    if (marker !== null && !(marker[1][0] === "`" && marker[2].includes("`"))) {
-      fence = { char: marker[1][0], length: marker[1].length };
-      continue;
-    }
-    openDetails += (line2.match(/<details\b/gi) ?? []).length;
-    openDetails -= (line2.match(/<\/details>/gi) ?? []).length;
-  }
-  let closers = fence === null ? "" : `
-${fence.char.repeat(fence.length)}`;
-  for (let i = 0; i < openDetails; i += 1) closers += "\n</details>";
-  return closers;
-}
-
-// src/github/check-run-output.ts
-var CHECK_RUN_TITLE_MAX_CHARS = 255;
-var CHECK_RUN_ANNOTATIONS_PER_REQUEST = 50;
-var ANNOTATION_TEXT_MAX_BYTES = 64e3;
-var OVERSIZE_NOTICE = "**Cut by evidence-gate:** this text exceeded GitHub's 65535-byte limit for check runs. The full ledger is in the job summary and the run's ledger artifact.";
-function clampCheckRunTitle(title) {
-  const chars = Array.from(title);
-  if (chars.length <= CHECK_RUN_TITLE_MAX_CHARS) return title;
-  return `${chars.slice(0, CHECK_RUN_TITLE_MAX_CHARS - 1).join("")}\u2026`;
-}
-function annotationBatches(items) {
-  const out = [];
-  for (let i = 0; i < items.length; i += CHECK_RUN_ANNOTATIONS_PER_REQUEST)
-    out.push(items.slice(i, i + CHECK_RUN_ANNOTATIONS_PER_REQUEST));
-  return out;
-}
-function checkRunOutput(input2, shaping) {
-  const { redact } = shaping;
-  return {
-    title: clampCheckRunTitle(redact(input2.title)),
-    summary: cutToLimit("summary", redact(input2.summary), shaping.warn),
-    ...input2.text === void 0 ? {} : { text: cutToLimit("text", redact(input2.text), shaping.warn) }
-  };
-}
-function annotationObject(a, redact) {
-  const oneLine5 = a.startLine === a.endLine;
-  const cut = (text2) => truncateUtf8(redact(text2), ANNOTATION_TEXT_MAX_BYTES, "\u2026 (cut by evidence-gate: over 64 KB)");
-  return {
-    path: a.path,
-    start_line: a.startLine,
-    end_line: a.endLine,
-    ...oneLine5 && a.startColumn !== void 0 ? { start_column: a.startColumn } : {},
-    ...oneLine5 && a.endColumn !== void 0 ? { end_column: a.endColumn } : {},
-    annotation_level: a.level,
-    message: cut(a.message),
-    ...a.title === void 0 ? {} : { title: clampCheckRunTitle(redact(a.title)) },
-    ...a.rawDetails === void 0 ? {} : { raw_details: cut(a.rawDetails) }
-  };
-}
-function cutToLimit(field, value, warn) {
-  const bytes = utf8Bytes(value);
-  if (bytes <= CHECK_RUN_TEXT_MAX_BYTES) return value;
-  warn(
-    `check run output.${field} was ${bytes} bytes, over GitHub's ${CHECK_RUN_TEXT_MAX_BYTES}; cut here with a notice (the caller should have cut it with the ledger renderer).`
-  );
-  return truncateUtf8(value, CHECK_RUN_TEXT_MAX_BYTES, OVERSIZE_NOTICE);
-}
-
-// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
-var import_light = __toESM(require_light(), 1);
-var VERSION = "0.0.0-development";
-var noop = () => Promise.resolve();
-function wrapRequest(state, request, options3) {
-  return state.retryLimiter.schedule(doRequest, state, request, options3);
-}
-async function doRequest(state, request, options3) {
-  const { pathname } = new URL(options3.url, "http://github.test");
-  const isAuth = isAuthRequest(options3.method, pathname);
-  const isWrite = !isAuth && options3.method !== "GET" && options3.method !== "HEAD";
-  const isSearch = options3.method === "GET" && pathname.startsWith("/search/");
-  const isGraphQL = pathname.startsWith("/graphql");
-  const retryCount = ~~request.retryCount;
-  const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
-  if (state.clustering) {
-    jobOptions.expiration = 1e3 * 60;
-  }
-  if (isWrite || isGraphQL) {
-    await state.write.key(state.id).schedule(jobOptions, noop);
-  }
-  if (isWrite && state.triggersNotification(pathname)) {
-    await state.notifications.key(state.id).schedule(jobOptions, noop);
-  }
-  if (isSearch) {
-    await state.search.key(state.id).schedule(jobOptions, noop);
-  }
-  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request, options3);
-  if (isGraphQL) {
-    const res = await req;
-    if (res.data.errors != null && res.data.errors.some((error63) => error63.type === "RATE_LIMITED")) {
-      const error63 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
-        response: res,
-        data: res.data
-      });
-      throw error63;
-    }
-  }
-  return req;
-}
-function isAuthRequest(method, pathname) {
-  return method === "PATCH" && // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-a-scoped-access-token
-  /^\/applications\/[^/]+\/token\/scoped$/.test(pathname) || method === "POST" && // https://docs.github.com/en/rest/apps/oauth-applications?apiVersion=2022-11-28#reset-a-token
-  (/^\/applications\/[^/]+\/token$/.test(pathname) || // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-an-installation-access-token-for-an-app
-  /^\/app\/installations\/[^/]+\/access_tokens$/.test(pathname) || // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
-  pathname === "/login/oauth/access_token");
-}
-var triggers_notification_paths_default = [
-  "/orgs/{org}/invitations",
-  "/orgs/{org}/invitations/{invitation_id}",
-  "/orgs/{org}/teams/{team_slug}/discussions",
-  "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
-  "/repos/{owner}/{repo}/collaborators/{username}",
-  "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
-  "/repos/{owner}/{repo}/issues",
-  "/repos/{owner}/{repo}/issues/{issue_number}/comments",
-  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
-  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority",
-  "/repos/{owner}/{repo}/pulls",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
-  "/repos/{owner}/{repo}/releases",
-  "/teams/{team_id}/discussions",
-  "/teams/{team_id}/discussions/{discussion_number}/comments"
-];
-function routeMatcher(paths) {
-  const regexes = paths.map(
-    (path2) => path2.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
-  );
-  const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
-  return new RegExp(regex2, "i");
-}
-var regex = routeMatcher(triggers_notification_paths_default);
-var triggersNotification = regex.test.bind(regex);
-var groups = {};
-var createGroups = function(Bottleneck, common) {
-  groups.global = new Bottleneck.Group({
-    id: "octokit-global",
-    maxConcurrent: 10,
-    ...common
-  });
-  groups.auth = new Bottleneck.Group({
-    id: "octokit-auth",
-    maxConcurrent: 1,
-    ...common
-  });
-  groups.search = new Bottleneck.Group({
-    id: "octokit-search",
-    maxConcurrent: 1,
-    minTime: 2e3,
-    ...common
-  });
-  groups.write = new Bottleneck.Group({
-    id: "octokit-write",
-    maxConcurrent: 1,
-    minTime: 1e3,
-    ...common
-  });
-  groups.notifications = new Bottleneck.Group({
-    id: "octokit-notifications",
-    maxConcurrent: 1,
-    minTime: 3e3,
-    ...common
-  });
-};
-function throttling(octokit, octokitOptions) {
-  const {
-    enabled = true,
-    Bottleneck = import_light.default,
-    id: id2 = "no-id",
-    timeout = 1e3 * 60 * 2,
-    // Redis TTL: 2 minutes
-    connection
-  } = octokitOptions.throttle || {};
-  if (!enabled) {
-    return {};
-  }
-  const common = { timeout };
-  if (typeof connection !== "undefined") {
-    common.connection = connection;
-  }
-  const state = Object.assign(
-    {
-      clustering: connection != null,
-      triggersNotification,
-      fallbackSecondaryRateRetryAfter: 60,
-      retryAfterBaseValue: 1e3,
-      id: id2
-    },
-    octokitOptions.throttle
-  );
-  if (typeof state.onSecondaryRateLimit !== "function" || typeof state.onRateLimit !== "function") {
-    throw new Error(`octokit/plugin-throttling error:
-        You must pass the onSecondaryRateLimit and onRateLimit error handlers.
-        See https://octokit.github.io/rest.js/#throttling
-
-        const octokit = new Octokit({
-          throttle: {
-            onSecondaryRateLimit: (retryAfter, options) => {/* ... */},
-            onRateLimit: (retryAfter, options) => {/* ... */}
-          }
-        })
-    `);
-  }
-  let initialized = false;
-  const initializeBottleneck = () => {
-    if (initialized) {
-      return;
-    }
-    initialized = true;
-    if (groups.global == null) {
-      createGroups(Bottleneck, common);
-    }
-    state.global = state.global ?? groups.global;
-    state.auth = state.auth ?? groups.auth;
-    state.search = state.search ?? groups.search;
-    state.write = state.write ?? groups.write;
-    state.notifications = state.notifications ?? groups.notifications;
-    state.retryLimiter = state.retryLimiter ?? new Bottleneck();
-    const events = {};
-    const emitter = new Bottleneck.Events(events);
-    events.on("secondary-limit", state.onSecondaryRateLimit);
-    events.on("rate-limit", state.onRateLimit);
-    events.on(
-      "error",
-      (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
-    );
-    state.retryLimiter.on("failed", async function(error63, info2) {
-      const [state2, request, options3] = info2.args;
-      const { pathname } = new URL(options3.url, "http://github.test");
-      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error63.status !== 401;
-      if (!(shouldRetryGraphQL || error63.status === 403 || error63.status === 429)) {
-        return;
-      }
-      const retryCount = ~~request.retryCount;
-      request.retryCount = retryCount;
-      options3.request.retryCount = retryCount;
-      const { wantRetry, retryAfter = 0 } = await (async function() {
-        if (/\bsecondary rate\b/i.test(error63.message)) {
-          const retryAfter2 = Number(error63.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
-          const wantRetry2 = await emitter.trigger(
-            "secondary-limit",
-            retryAfter2,
-            options3,
-            octokit,
-            retryCount
-          );
-          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
-        }
-        if (error63.response.headers != null && error63.response.headers["x-ratelimit-remaining"] === "0" || (error63.response.data?.errors ?? []).some(
-          (error210) => error210.type === "RATE_LIMITED"
-        )) {
-          const rateLimitReset = new Date(
-            ~~error63.response.headers["x-ratelimit-reset"] * 1e3
-          ).getTime();
-          const retryAfter2 = Math.max(
-            // Add one second so we retry _after_ the reset time
-            // https://docs.github.com/en/rest/overview/resources-in-the-rest-api?apiVersion=2022-11-28#exceeding-the-rate-limit
-            Math.ceil((rateLimitReset - Date.now()) / 1e3) + 1,
-            0
-          );
-          const wantRetry2 = await emitter.trigger(
-            "rate-limit",
-            retryAfter2,
-            options3,
-            octokit,
-            retryCount
-          );
-          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
-        }
-        return {};
-      })();
-      if (wantRetry) {
-        request.retryCount++;
-        return retryAfter * state2.retryAfterBaseValue;
-      }
-    });
-  };
-  octokit.hook.wrap("request", (request, options3) => {
-    initializeBottleneck();
-    return wrapRequest(state, request, options3);
-  });
-  return {};
-}
-throttling.VERSION = VERSION;
-throttling.triggersNotification = triggersNotification;
-
-// node_modules/@octokit/rest/dist-src/version.js
-var VERSION2 = "22.0.1";
-
-// node_modules/@octokit/rest/dist-src/index.js
-var Octokit2 = Octokit.plugin(requestLog, legacyRestEndpointMethods, paginateRest).defaults(
-  {
-    userAgent: `octokit-rest.js/${VERSION2}`
-  }
-);
-
-// src/github/octokit.ts
-var DEFAULT_API_URL = "https://api.github.com";
-var SERVER_ERROR_RETRIES = 3;
-var RATE_LIMIT_RETRIES = 2;
-var DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
-var INSTALLATION_TOKEN = /\/app\/installations\/(?:\d+|\{installation_id\})\/access_tokens$/;
-function tokenRequestsRetriedOutside(octokit) {
-  octokit.hook.before("request", (options3) => {
-    if (options3.method === "POST" && INSTALLATION_TOKEN.test(String(options3.url ?? ""))) {
-      options3.request = { ...options3.request, retries: 0 };
-    }
-  });
-}
-var GateOctokit = Octokit2.plugin(retry, throttling, tokenRequestsRetriedOutside);
-var BACKOFF_SECOND_MS_VARIABLE = "EVIDENCE_GATE_BACKOFF_SECOND_MS";
-var timings = /* @__PURE__ */ new WeakMap();
-function timingFromEnv(env) {
-  const raw2 = env[BACKOFF_SECOND_MS_VARIABLE]?.trim();
-  if (raw2 === void 0 || raw2 === "") return {};
-  if (!/^\d{1,7}$/.test(raw2)) {
-    throw new Error(
-      `${BACKOFF_SECOND_MS_VARIABLE}=${JSON.stringify(raw2)} is not a whole number of milliseconds (0\u20139999999): unset it for GitHub's own waits.`
-    );
-  }
-  const ms = Number(raw2);
-  return { retryBaseMs: ms, rateLimitUnitMs: ms, ...ms < 1e3 ? { spaceWrites: false } : {} };
-}
-function octokitFromEnv(token, env) {
-  return createOctokit({ token, baseUrl: apiUrlFromEnv(env), timing: timingFromEnv(env) });
-}
-function serverErrorBackoffMs(octokit, retry2) {
-  return retry2 * retry2 * (timings.get(octokit)?.retryBaseMs ?? 1e3);
-}
-function apiUrlFromEnv(env) {
-  const value = env.GITHUB_API_URL?.trim();
-  return value === void 0 || value === "" ? DEFAULT_API_URL : value;
-}
-var unspacedWrites = {
-  key: () => ({ schedule: (_options, fn) => fn() })
-};
-var QUIET_REQUEST_LOG = {
-  debug: () => {
-  },
-  info: () => {
-  },
-  warn: (message) => console.warn(message),
-  error: () => {
-  }
-};
-function gateOctokitOptions(options3) {
-  const timing = options3.timing ?? {};
-  const log = options3.log ?? QUIET_REQUEST_LOG;
-  const onLimit = (kind) => (retryAfter, request, _octokit, retryCount) => {
-    const cap = options3.maxRetryAfterS;
-    const tooLong = cap !== void 0 && retryAfter > cap;
-    const retrying = retryCount < RATE_LIMIT_RETRIES && !tooLong;
-    const what = `GitHub ${kind} rate limit on ${request.method} ${request.url}`;
-    const next = tooLong ? `not waiting the ${retryAfter}s GitHub asks for (more than ${cap}s): giving up` : retrying ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})` : `giving up after ${RATE_LIMIT_RETRIES} retries`;
-    log.warn(`${what}; ${next}`);
-    return retrying;
-  };
-  return {
-    baseUrl: (options3.baseUrl ?? DEFAULT_API_URL).replace(/\/+$/, ""),
-    userAgent: options3.userAgent ?? "evidence-gate",
-    log,
-    retry: {
-      retries: SERVER_ERROR_RETRIES,
-      doNotRetry: DO_NOT_RETRY,
-      retryAfterBaseValue: timing.retryBaseMs ?? 1e3
-    },
-    throttle: {
-      onRateLimit: onLimit("primary"),
-      onSecondaryRateLimit: onLimit("secondary"),
-      retryAfterBaseValue: timing.rateLimitUnitMs ?? 1e3,
-      ...timing.spaceWrites === false ? { write: unspacedWrites, notifications: unspacedWrites } : {}
-    }
-  };
-}
-function createOctokit(options3) {
-  const octokit = new GateOctokit({ auth: options3.token, ...gateOctokitOptions(options3) });
-  timings.set(octokit, options3.timing ?? {});
-  return octokit;
-}
-
-// src/github/check-run.ts
-function githubTimestamp(date5) {
-  return date5.toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-var CheckRunClient = class {
-  #octokit;
-  #owner;
-  #repo;
-  #warn;
-  #redact;
-  #now;
-  #surface;
-  constructor(options3) {
-    this.#octokit = options3.octokit;
-    this.#owner = options3.owner;
-    this.#repo = options3.repo;
-    this.#warn = options3.warn ?? ((message) => console.warn(message));
-    const given = options3.redact;
-    this.#redact = given === void 0 ? redactTokenShapes : (text2) => redactTokenShapes(given(text2));
-    this.#now = options3.now ?? (() => /* @__PURE__ */ new Date());
-    this.#surface = options3.surface ?? "action";
-  }
-  /**
-   * Creates the check run `in_progress` with `started_at` now. A 5xx or a lost answer is retried (at most
-   * {@link SERVER_ERROR_RETRIES} times, waiting on the client's backoff schedule), but never blindly: GitHub
-   * may have created the check run before the error, so each retry first looks for a check run named
-   * `name` on `headSha` carrying `externalId`, and returns that one when it exists. 4xx is never retried.
-   * @throws CheckRunWriteError when GitHub refused, or the retries ran out.
-   */
-  async create(input2) {
-    const body = {
-      name: input2.name,
-      head_sha: input2.headSha,
-      external_id: input2.externalId,
-      status: "in_progress",
-      started_at: githubTimestamp(this.#now()),
-      output: this.#output(input2),
-      ...input2.detailsUrl === void 0 ? {} : { details_url: input2.detailsUrl }
-    };
-    const what = `Could not create check run "${input2.name}" on ${input2.headSha.slice(0, 7)} in ${this.#slug()}`;
-    for (let retry2 = 0; ; retry2 += 1) {
-      try {
-        const { data } = await this.#call(
-          "create",
-          what,
-          "POST /repos/{owner}/{repo}/check-runs",
-          body,
-          () => (
-            // plugin-retry stays out of this one request: a blind repeat could create a second check run.
-            this.#octokit.rest.checks.create({
-              owner: this.#owner,
-              repo: this.#repo,
-              ...body,
-              request: { retries: 0 }
-            })
-          )
-        );
-        return { id: data.id, htmlUrl: data.html_url };
-      } catch (error63) {
-        const lost = error63 instanceof CheckRunWriteError && (error63.status === void 0 || error63.status >= 500);
-        if (!lost || retry2 >= SERVER_ERROR_RETRIES) throw error63;
-        this.#warn(
-          `${error63.message} Looking for it before trying again (retry ${retry2 + 1} of ${SERVER_ERROR_RETRIES}).`
-        );
-        await sleep(serverErrorBackoffMs(this.#octokit, retry2 + 1));
-        const made = ourCheckRun(
-          await this.#find(input2.name, input2.headSha, (run2) => run2.externalId === input2.externalId, {
-            filter: "all"
-          })
-        );
-        if (made !== void 0) return { id: made.id, htmlUrl: made.htmlUrl };
-      }
-    }
-  }
-  /** Replaces the output (title, summary, optional text) of a running check run. */
-  async update(id2, input2) {
-    return this.#patch("update", id2, { output: this.#output(input2) });
-  }
-  /**
-   * Puts an existing check run (found by {@link findLatest} on a re-run) back `in_progress` for a new
-   * run: new `external_id`, `started_at` now. GitHub keeps the old `conclusion` field until the run
-   * completes again (https://github.com/Mergifyio/mergify/pull/444), so readers look at `status` first.
-   */
-  async restart(id2, input2) {
-    return this.#patch("restart", id2, {
-      status: "in_progress",
-      started_at: githubTimestamp(this.#now()),
-      external_id: input2.externalId,
-      output: this.#output(input2),
-      ...input2.detailsUrl === void 0 ? {} : { details_url: input2.detailsUrl }
-    });
-  }
-  /**
-   * Completes the check run: `status: completed`, the conclusion, `completed_at` now, and the first
-   * {@link CHECK_RUN_ANNOTATIONS_PER_REQUEST} annotations; then one update per further batch of annotations
-   * (GitHub appends them). `n` annotations cost `1 + max(0, ceil(n / 50) − 1)` requests.
-   * @throws CheckRunWriteError on the first write GitHub refuses (the completion, or a later batch).
-   */
-  async complete(id2, input2) {
-    const [first = [], ...rest] = annotationBatches(input2.annotations ?? []);
-    const output2 = this.#output(input2);
-    const ref = await this.#patch("complete", id2, {
-      status: "completed",
-      conclusion: input2.conclusion,
-      completed_at: githubTimestamp(this.#now()),
-      output: first.length === 0 ? output2 : { ...output2, annotations: first.map((a) => annotationObject(a, this.#redact)) },
-      ...input2.externalId === void 0 ? {} : { external_id: input2.externalId },
-      ...input2.detailsUrl === void 0 ? {} : { details_url: input2.detailsUrl }
-    });
-    for (const batch of rest) {
-      await this.#patch("annotate", id2, {
-        output: {
-          title: output2.title,
-          summary: output2.summary,
-          annotations: batch.map((a) => annotationObject(a, this.#redact))
-        }
-      });
-    }
-    return ref;
-  }
-  /** One check run by id, as GitHub shows it now (the post step reads its `status` before completing it). */
-  async get(id2) {
-    const what = `Could not read check run ${id2} in ${this.#slug()}`;
-    const { data } = await this.#call(
-      "get",
-      what,
-      "GET /repos/{owner}/{repo}/check-runs/{check_run_id}",
-      void 0,
-      () => this.#octokit.rest.checks.get({ owner: this.#owner, repo: this.#repo, check_run_id: id2 })
-    );
-    return existingCheckRunOf(data);
-  }
-  /**
-   * The newest check run named `name` on `headSha`, of any app, that `carries` accepts (one page of 100,
-   * `filter: all`) — e.g. the one holding a run's run-state digest, posted by the action or by the App.
-   */
-  async findCarrying(input2) {
-    return newestOf(await this.#find(input2.name, input2.headSha, input2.carries, { filter: "all" }));
-  }
-  /**
-   * The newest check run named `name` on `headSha`, optionally only among `appId`'s runs (the token's
-   * own app: GitHub Actions is 15368 on github.com), or `undefined` when there is none.
-   */
-  async findLatest(input2) {
-    return newestOf(
-      await this.#find(
-        input2.name,
-        input2.headSha,
-        (run2) => input2.appId === void 0 || run2.appId === input2.appId,
-        { filter: "latest", ...input2.appId === void 0 ? {} : { app_id: input2.appId } }
-      )
-    );
-  }
-  /**
-   * The check run a new run on `headSha` takes over instead of creating a second one (SPEC §6: "a re-run
-   * finds the existing check run by name and head SHA … and updates it"), or `undefined` when a new one
-   * must be created. Of the check runs named `name` whose `external_id` is an evidence-gate run id
-   * (`YYYYMMDD-HHMMSS-<6 hex>`) it is the one {@link ourCheckRun} picks (the lowest id: ADR 0007) — that test keeps a same-named check run evidence-gate did not create
-   * (GitHub's own check run for a job called like the check, another tool's) out of reach. It is taken over
-   * even when it carries annotations: GitHub appends annotations and offers no way to remove them, so the
-   * caller says in the new run's summary that those marks are an earlier run's (`annotationsCount`).
-   *
-   * Re-runs: every leg mints a new run id, so "Re-run jobs" (same `GITHUB_RUN_ID`, next
-   * `GITHUB_RUN_ATTEMPT`), a new workflow run on the same commit (`reopened`, a manual dispatch) and a
-   * second workflow naming the same check all land on this one check run; `external_id` then names the
-   * latest run that took it over, which is how the post step of an older one knows it was taken over.
-   */
-  async findReusable(input2) {
-    return ourCheckRun(
-      await this.#find(
-        input2.name,
-        input2.headSha,
-        (run2) => run2.externalId !== null && isRunId(run2.externalId),
-        { filter: "all" }
-      )
-    );
-  }
-  /**
-   * The check runs named `name` on `headSha` that `accept`s, among the first 100 GitHub lists for `filter`
-   * (`all`: every run; `latest`: the newest per app and name) and `app_id`, in GitHub's order.
-   */
-  async #find(name, headSha, accept, filters) {
-    const query = { check_name: name, ...filters, per_page: 100 };
-    const what = `Could not list check runs named "${name}" on ${headSha.slice(0, 7)} in ${this.#slug()}`;
-    const { data } = await this.#call(
-      "find",
-      what,
-      "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
-      query,
-      () => this.#octokit.rest.checks.listForRef({
-        owner: this.#owner,
-        repo: this.#repo,
-        ref: headSha,
-        ...query
-      })
-    );
-    return data.check_runs.filter((run2) => run2.name === name).map(existingCheckRunOf).filter(accept);
-  }
-  async #patch(operation, id2, body) {
-    const what = `Could not ${operation} check run ${id2} in ${this.#slug()}`;
-    const { data } = await this.#call(
-      operation,
-      what,
-      "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
-      body,
-      () => this.#octokit.rest.checks.update({ owner: this.#owner, repo: this.#repo, check_run_id: id2, ...body })
-    );
-    return { id: data.id, htmlUrl: data.html_url };
-  }
-  async #call(operation, what, route, body, send) {
-    try {
-      return await send();
-    } catch (cause) {
-      throw checkRunWriteError({ operation, what, route, body, cause, surface: this.#surface });
-    }
-  }
-  #output(input2) {
-    return checkRunOutput(input2, { redact: this.#redact, warn: this.#warn });
-  }
-  #slug() {
-    return `${this.#owner}/${this.#repo}`;
-  }
-};
-function ourCheckRun(candidates) {
-  let lowest;
-  for (const run2 of candidates) if (lowest === void 0 || run2.id < lowest.id) lowest = run2;
-  return lowest;
-}
-function newestOf(candidates) {
-  let highest;
-  for (const run2 of candidates) if (highest === void 0 || run2.id > highest.id) highest = run2;
-  return highest;
-}
-
-// src/github/event-context.ts
-import { readFileSync as readFileSync3 } from "node:fs";
-
-// src/github/comment-command.ts
-var COMMENT_COMMAND = "/evidence-gate";
-var COMMAND_LINE = /^\/evidence-gate(?:[ \t]+(\S+))?(?:[ \t]+([\s\S]*))?$/;
-var SHA_ARG = /^@([0-9a-fA-F]{7,40})$/;
-function parseCommentCommand(body) {
-  const text2 = body.replace(/\r\n?/g, "\n").replace(/^\s+/, "");
-  const newline = text2.indexOf("\n");
-  const first = (newline < 0 ? text2 : text2.slice(0, newline)).trimEnd();
-  const rest = newline < 0 ? "" : text2.slice(newline + 1);
-  const match = COMMAND_LINE.exec(first);
-  if (match === null) return { kind: "none" };
-  const verb = match[1] ?? "";
-  if (verb !== "run") return { kind: "unknown", verb };
-  let args = (match[2] ?? "").trim();
-  let sha3 = null;
-  const firstArg = args.split(/\s+/, 1)[0] ?? "";
-  const shaMatch = SHA_ARG.exec(firstArg);
-  if (shaMatch !== null) {
-    sha3 = shaMatch[1].toLowerCase();
-    args = args.slice(firstArg.length).trim();
-  }
-  const goalText = [args, rest.trim()].filter((part) => part !== "").join("\n");
-  return { kind: "run", sha: sha3, text: goalText };
-}
-async function reactToComment(octokit, target, content) {
-  try {
-    await octokit.rest.reactions.createForIssueComment({
-      owner: target.owner,
-      repo: target.repo,
-      comment_id: target.commentId,
-      content
-    });
-    return null;
-  } catch (error63) {
-    const status = statusOf(error63);
-    return `could not react ${content} to comment ${target.commentId} (${status === null ? "no answer" : `HTTP ${status}`}); the workflow's token needs \`pull-requests: write\` (or \`issues: write\`) for reactions`;
-  }
-}
-
-// src/github/fork.ts
-var DEPENDABOT_LOGIN = "dependabot[bot]";
-function isForkHead(head, base) {
-  if (head === null || head === void 0) return true;
-  if (head.id !== void 0 && base.id !== void 0) return head.id !== base.id;
-  if (head.full_name !== void 0 && base.full_name !== void 0)
-    return head.full_name.toLowerCase() !== base.full_name.toLowerCase();
-  return true;
-}
-function isDependabot(...logins) {
-  return logins.some((login2) => login2 === DEPENDABOT_LOGIN);
-}
-function forkApprovalMissing(subject) {
-  if (!subject.isFork || subject.trigger === "issue_comment") return null;
-  const short3 = subject.headSha.slice(0, 7);
-  return `Pull request #${subject.number} comes from a fork (${subject.headRepoFullName ?? "a deleted repository"}) and no writer approved its head ${short3} on this run (trigger ${subject.trigger}): the model key is not used on a fork's code without that approval. A writer approves it by commenting \`${COMMENT_COMMAND} run @${short3}\` after reviewing the head`;
-}
-
-// src/github/event-context.ts
-var EventContextError = class extends Error {
-  name = "EventContextError";
-  issues;
-  constructor(issues) {
-    super(
-      `Cannot read the workflow run's context:
-${issues.map((i) => `- ${i.variable}: ${i.message}`).join("\n")}`
-    );
-    this.issues = issues;
-  }
-};
-var sha = external_exports.string().regex(/^[0-9a-f]{40}$/, "expected a 40-hex commit SHA");
-var repoRef = external_exports.object({
-  id: external_exports.number().int().optional(),
-  full_name: external_exports.string().regex(/^[^/\s]+\/[^/\s]+$/, "expected OWNER/NAME")
-});
-var pullRequestPayload = external_exports.object({
-  action: external_exports.string().min(1),
-  pull_request: external_exports.object({
-    number: external_exports.number().int().positive(),
-    html_url: external_exports.string(),
-    title: external_exports.string(),
-    body: external_exports.string().nullable().optional(),
-    // Absent on servers that predate draft pull requests.
-    draft: external_exports.boolean().optional(),
-    user: external_exports.object({ login: external_exports.string().min(1), type: external_exports.string() }),
-    head: external_exports.object({ sha, ref: external_exports.string().min(1), repo: repoRef.nullable() }),
-    base: external_exports.object({ sha, ref: external_exports.string().min(1), repo: repoRef })
-  }),
-  repository: repoRef
-});
-function fieldPath(path2) {
-  return path2.length === 0 ? "(the payload)" : path2.map(String).join(".");
-}
-function readVariable(env, name) {
-  const value = env[name]?.trim();
-  return value === void 0 || value === "" ? void 0 : value;
-}
-function readPayload(path2, issues) {
-  let text2;
-  try {
-    text2 = readFileSync3(path2, "utf8");
-  } catch (error63) {
-    const code = error63.code ?? String(error63);
-    issues.push({ variable: "GITHUB_EVENT_PATH", message: `cannot read ${path2} (${code})` });
-    return void 0;
-  }
-  try {
-    return JSON.parse(text2);
-  } catch (error63) {
-    issues.push({
-      variable: "GITHUB_EVENT_PATH",
-      message: `${path2} is not JSON (${error63 instanceof Error ? error63.message : String(error63)})`
-    });
-    return void 0;
-  }
-}
-function readEventContext(env) {
-  const issues = [];
-  const require2 = (name) => {
-    const value = readVariable(env, name);
-    if (value === void 0)
-      issues.push({ variable: name, message: "not set (is this running in GitHub Actions?)" });
-    return value ?? "";
-  };
-  const eventName = require2("GITHUB_EVENT_NAME");
-  const repository2 = require2("GITHUB_REPOSITORY");
-  const runId = require2("GITHUB_RUN_ID");
-  const [owner = "", repo = "", extra] = repository2.split("/");
-  if (repository2 !== "" && (owner === "" || repo === "" || extra !== void 0)) {
-    issues.push({
-      variable: "GITHUB_REPOSITORY",
-      message: `expected OWNER/NAME, got ${JSON.stringify(repository2)}`
-    });
-  }
-  if (runId !== "" && !/^\d+$/.test(runId)) {
-    issues.push({ variable: "GITHUB_RUN_ID", message: `expected a number, got ${JSON.stringify(runId)}` });
-  }
-  const attemptText = readVariable(env, "GITHUB_RUN_ATTEMPT") ?? "1";
-  const runAttempt = Number(attemptText);
-  if (!Number.isInteger(runAttempt) || runAttempt < 1) {
-    issues.push({
-      variable: "GITHUB_RUN_ATTEMPT",
-      message: `expected a positive number, got ${JSON.stringify(attemptText)}`
-    });
-  }
-  const serverUrl = (readVariable(env, "GITHUB_SERVER_URL") ?? "https://github.com").replace(/\/+$/, "");
-  const apiUrl = (readVariable(env, "GITHUB_API_URL") ?? "https://api.github.com").replace(/\/+$/, "");
-  for (const [variable, value] of [
-    ["GITHUB_SERVER_URL", serverUrl],
-    ["GITHUB_API_URL", apiUrl]
-  ]) {
-    if (!URL.canParse(value))
-      issues.push({ variable, message: `expected a URL, got ${JSON.stringify(value)}` });
-  }
-  const eventPath = readVariable(env, "GITHUB_EVENT_PATH");
-  const isPullRequest = eventName === "pull_request" || eventName === "pull_request_target";
-  if (eventPath === void 0 && isPullRequest) {
-    issues.push({
-      variable: "GITHUB_EVENT_PATH",
-      message: `not set; a ${eventName} event needs its webhook payload`
-    });
-  }
-  const payload = eventPath === void 0 ? null : readPayload(eventPath, issues);
-  const actor = readVariable(env, "GITHUB_ACTOR") ?? null;
-  const run2 = {
-    serverUrl,
-    apiUrl,
-    runId,
-    runAttempt,
-    workflow: readVariable(env, "GITHUB_WORKFLOW") ?? null,
-    actor,
-    sha: readVariable(env, "GITHUB_SHA") ?? null,
-    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`
-  };
-  if (!isPullRequest) {
-    if (issues.length > 0) throw new EventContextError(issues);
-    return { kind: "other", eventName, owner, repo, run: run2, payload };
-  }
-  if (payload === void 0 || payload === null) throw new EventContextError(issues);
-  const parsed = pullRequestPayload.safeParse(payload);
-  if (!parsed.success) {
-    for (const issue2 of parsed.error.issues) {
-      issues.push({
-        variable: "GITHUB_EVENT_PATH",
-        message: `${eventPath}: ${fieldPath(issue2.path)}: ${issue2.message}`
-      });
-    }
-    throw new EventContextError(issues);
-  }
-  const { action, pull_request: pr, repository: payloadRepository } = parsed.data;
-  if (repository2 !== "" && payloadRepository.full_name.toLowerCase() !== repository2.toLowerCase()) {
-    issues.push({
-      variable: "GITHUB_REPOSITORY",
-      message: `${JSON.stringify(repository2)} differs from the payload's repository ${JSON.stringify(payloadRepository.full_name)} (GITHUB_EVENT_PATH)`
-    });
-  }
-  if (issues.length > 0) throw new EventContextError(issues);
-  return {
-    kind: eventName === "pull_request" ? "pull_request" : "pull_request_target",
-    ...pullRequestFields(pr, { base: { owner, repo, run: run2 }, action, actor })
-  };
-}
-function pullRequestFields(pr, o) {
-  const headRepoFullName = pr.head.repo?.full_name ?? null;
-  const login2 = pr.user?.login ?? "";
-  return {
-    ...o.base,
-    number: pr.number,
-    headSha: pr.head.sha,
-    headRef: pr.head.ref,
-    headRepoFullName,
-    baseSha: pr.base.sha,
-    baseRef: pr.base.ref,
-    title: pr.title,
-    body: pr.body ?? "",
-    isFork: isForkHead(pr.head.repo, pr.base.repo),
-    isDependabot: isDependabot(login2, o.actor),
-    draft: pr.draft ?? false,
-    action: o.action,
-    author: { login: login2, type: pr.user?.type ?? "User" },
-    htmlUrl: pr.html_url
-  };
-}
-
-// src/github/job-summary.ts
-import { appendFile, stat } from "node:fs/promises";
-var JOB_SUMMARY_MAX_BYTES = 1024 * 1024;
-var CUT_NOTICE = "**Cut by evidence-gate:** GitHub shows at most 1 MiB of job summary per step. The full ledger is in the run's ledger artifact.";
-async function writeJobSummary(markdown, options3 = {}) {
-  const env = options3.env ?? process.env;
-  const path2 = env.GITHUB_STEP_SUMMARY?.trim();
-  if (path2 === void 0 || path2 === "") {
-    (options3.notice ?? notice)(
-      "GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions?): no job summary was written."
-    );
-    return { kind: "skipped", reason: "GITHUB_STEP_SUMMARY unset" };
-  }
-  const used = await stat(path2).then(
-    (s) => s.size,
-    () => 0
-  );
-  const redacted = redactTokenShapes(options3.redact === void 0 ? markdown : options3.redact(markdown));
-  const text2 = redacted.endsWith("\n") ? redacted : `${redacted}
-`;
-  const budget = Math.max(0, JOB_SUMMARY_MAX_BYTES - used);
-  let fitted = text2;
-  if (utf8Bytes(text2) > budget)
-    fitted = budget === 0 ? "" : `${truncateUtf8(text2, budget - 1, CUT_NOTICE)}
-`;
-  if (fitted !== "") await appendFile(path2, fitted, "utf8");
-  return { kind: "written", path: path2, bytes: utf8Bytes(fitted), cut: fitted !== text2 };
-}
-
-// src/github/pull-request-subject.ts
-var PullRequestReadError = class extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-  status;
-  name = "PullRequestReadError";
-};
-async function readPullRequest(octokit, where, number4, action) {
-  let pr;
-  try {
-    ({ data: pr } = await octokit.rest.pulls.get({
-      owner: where.owner,
-      repo: where.repo,
-      pull_number: number4
-    }));
-  } catch (error63) {
-    const status = statusOf(error63);
-    throw new PullRequestReadError(
-      status === 404 ? `pull request #${number4} was not found in ${where.owner}/${where.repo}` : `could not read pull request #${number4} of ${where.owner}/${where.repo} (${status === null ? "no answer" : `HTTP ${status}`}: ${error63 instanceof Error ? error63.message : String(error63)})`,
-      status
-    );
-  }
-  return pullRequestFields(pr, { base: where, action });
-}
-
-// src/github/writer-check.ts
-var WRITER_ROLES = ["admin", "maintain", "write"];
-var PermissionLookupError = class extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-  status;
-  name = "PermissionLookupError";
-};
-function writerByRole(answer) {
-  const permission = (answer.permission || "none").toLowerCase();
-  const role = (answer.role_name || permission).toLowerCase();
-  const isWriter = WRITER_ROLES.includes(role) || permission === "admin" || permission === "write";
-  return { isWriter, role, permission };
-}
-async function checkWriter(octokit, target) {
-  try {
-    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-      owner: target.owner,
-      repo: target.repo,
-      username: target.login
-    });
-    return writerByRole(data);
-  } catch (error63) {
-    const status = statusOf(error63);
-    if (status === 404) return { isWriter: false, role: "none", permission: "none" };
-    throw new PermissionLookupError(
-      `could not read ${target.login}'s permission on ${target.owner}/${target.repo} (${status === null ? "no answer" : `HTTP ${status}`}: ${error63 instanceof Error ? error63.message : String(error63)})`,
-      status
-    );
-  }
-}
-
-// src/github/trigger.ts
-var PULL_REQUEST_RUN_ACTIONS = ["opened", "synchronize", "reopened", "ready_for_review"];
-var SUPPORTED_EVENTS = "pull_request (opened, synchronize, reopened, ready_for_review), issue_comment (`/evidence-gate run` on a pull request), workflow_dispatch (input `pr`, or mode resume), pull_request_target (only with allow-pull-request-target: true) and workflow_run (mode report)";
-async function resolveTrigger(o) {
-  const { event, inputs } = o;
-  switch (event.kind) {
-    case "pull_request": {
-      if (!PULL_REQUEST_RUN_ACTIONS.includes(event.action)) {
-        return {
-          kind: "nothing",
-          message: `pull_request ${event.action}: nothing to do (evidence-gate runs on ${PULL_REQUEST_RUN_ACTIONS.join(", ")}); no check run was touched`
-        };
-      }
-      const { kind: _kind, ...fields } = event;
-      return {
-        kind: "run",
-        subject: { ...fields, trigger: "pull_request", checkoutHead: false },
-        basePolicy: null,
-        notes: []
-      };
-    }
-    case "pull_request_target": {
-      const { kind: _kind, ...fields } = event;
-      const subject = { ...fields, trigger: "pull_request_target", checkoutHead: true };
-      if (!inputs.allowPullRequestTarget) {
-        return {
-          kind: "refused-on-check",
-          subject,
-          message: "pull_request_target runs with the base repository's secrets and a write token, and this action would run the pull request's code (its build, its tests) with them. Use `on: pull_request` (a fork's pull request then runs without secrets, verify-only), or opt in with `allow-pull-request-target: true` if you accept that risk."
-        };
-      }
-      const warning2 = "allow-pull-request-target: true \u2014 this run has the base repository's secrets and a write token, and runs the pull request's code (checked out at its head) with them.";
-      o.warn(warning2);
-      return { kind: "run", subject, basePolicy: null, notes: [warning2] };
-    }
-    case "other":
-      switch (event.eventName) {
-        case "issue_comment":
-          return resolveComment(o, event);
-        case "workflow_dispatch":
-          return resolveDispatch(o, event);
-        case "workflow_run":
-          return {
-            kind: "usage-error",
-            message: `workflow_run triggers only mode report, which posts a fork pull request's ledger from its artifact; this run's mode is ${inputs.mode.kind}. Run mode ${inputs.mode.kind} on pull_request.`
-          };
-        default:
-          return {
-            kind: "usage-error",
-            message: `evidence-gate runs on ${SUPPORTED_EVENTS}; this run was triggered by ${event.eventName || "(no GITHUB_EVENT_NAME)"}.`
-          };
-      }
-    default:
-      return event;
-  }
-}
-var commentPayload = external_exports.object({
-  action: external_exports.string(),
-  comment: external_exports.object({
-    id: external_exports.number().int().positive(),
-    body: external_exports.string().nullable(),
-    user: external_exports.object({ login: external_exports.string().min(1), type: external_exports.string() })
-  }),
-  issue: external_exports.object({
-    number: external_exports.number().int().positive(),
-    // Present only when the issue is a pull request (GitHub Docs, issue_comment).
-    pull_request: external_exports.object({}).passthrough().nullable().optional()
-  })
-});
-async function resolveComment(o, event) {
-  const parsed = commentPayload.safeParse(event.payload);
-  if (!parsed.success) {
-    const where = parsed.error.issues.map((i) => `${i.path.join(".") || "(payload)"}: ${i.message}`).join("; ");
-    return {
-      kind: "usage-error",
-      message: `the issue_comment payload (GITHUB_EVENT_PATH) is not one: ${where}`
-    };
-  }
-  const { action, comment, issue: issue2 } = parsed.data;
-  const command = parseCommentCommand(comment.body ?? "");
-  if (command.kind === "none") {
-    return {
-      kind: "nothing",
-      message: `comment ${comment.id} is not a ${COMMENT_COMMAND} command: nothing to do`
-    };
-  }
-  if (action !== "created") {
-    return {
-      kind: "nothing",
-      message: `comment ${comment.id} was ${action}: only a new comment runs a command (an edit cannot re-run one); nothing to do`
-    };
-  }
-  if (issue2.pull_request === void 0 || issue2.pull_request === null) {
-    return {
-      kind: "nothing",
-      message: `comment ${comment.id} is on issue #${issue2.number}, not a pull request: nothing to do`
-    };
-  }
-  const target = { owner: event.owner, repo: event.repo, commentId: comment.id };
-  const refuse2 = async (title, message) => {
-    const problem = await reactToComment(o.octokit, target, "-1");
-    if (problem !== null) o.warn(problem);
-    return { kind: "refused", title, message: `${message} Nothing ran; no check run was touched.` };
-  };
-  if (command.kind === "unknown") {
-    return refuse2(
-      `unknown command ${COMMENT_COMMAND} ${command.verb}`,
-      `\`${COMMENT_COMMAND} ${command.verb}\` is not a command: use \`${COMMENT_COMMAND} run [@<head sha>] [what to look at]\`.`
-    );
-  }
-  let fields;
-  try {
-    fields = await readPullRequest(o.octokit, event, issue2.number, "comment");
-  } catch (error63) {
-    if (!(error63 instanceof PullRequestReadError)) throw error63;
-    return refuse2(`pull request #${issue2.number} could not be read`, error63.message);
-  }
-  let basePolicy;
-  try {
-    basePolicy = await readBaseRefPolicy(o.octokit, {
-      owner: event.owner,
-      repo: event.repo,
-      ref: fields.baseRef,
-      sha: fields.baseSha
-    });
-  } catch (error63) {
-    if (!(error63 instanceof PolicyReadError)) throw error63;
-    return refuse2("the policy file could not be read", error63.message);
-  }
-  if (!basePolicy.result.ok) {
-    return refuse2(
-      "the policy file is malformed",
-      `${basePolicy.result.errors.join("\n")}
-Fix the policy file on the base branch: no command runs while the maintainers' policy is malformed.`
-    );
-  }
-  const policy = basePolicy.result.policy;
-  if (!policy.commentCommands) {
-    return refuse2(
-      "comment commands are turned off",
-      `The maintainers' policy file sets comment-commands: false: \`${COMMENT_COMMAND} run\` does not start runs in this repository.`
-    );
-  }
-  const login2 = comment.user.login;
-  const denied = await authorDenied(o, { event, user: comment.user, policyBots: policy.allowedBots });
-  if (denied !== null) return refuse2(denied.title, denied.message);
-  if (command.sha !== null && !fields.headSha.startsWith(command.sha)) {
-    return refuse2(
-      "the pull request's head moved",
-      `The command names ${command.sha}, and pull request #${fields.number}'s head is now ${fields.headSha.slice(0, 7)}: review the new commits, then comment \`${COMMENT_COMMAND} run @${fields.headSha.slice(0, 7)}\`.`
-    );
-  }
-  if (fields.isFork && command.sha === null) {
-    return refuse2(
-      "a fork's pull request needs the reviewed head",
-      `Pull request #${fields.number} comes from a fork (${fields.headRepoFullName ?? "a deleted repository"}): its code runs only at the commit a maintainer reviewed. Comment \`${COMMENT_COMMAND} run @${fields.headSha.slice(0, 7)}\` to run its current head ${fields.headSha.slice(0, 7)}.`
-    );
-  }
-  const reacted = await reactToComment(o.octokit, target, "eyes");
-  if (reacted !== null) o.warn(reacted);
-  const notes = [
-    `Started by ${login2}'s comment ${COMMENT_COMMAND} run${command.sha !== null ? ` @${command.sha}` : ""} (role checked through the API).`
-  ];
-  const modeTakesText = o.inputs.mode.kind === "auto";
-  if (command.text !== "" && !modeTakesText) {
-    notes.push(`The comment's text was not used: mode ${o.inputs.mode.kind} has no planner to give it to.`);
-  }
-  return {
-    kind: "run",
-    subject: {
-      ...fields,
-      trigger: "issue_comment",
-      checkoutHead: true,
-      ...command.text !== "" && modeTakesText ? { request: { author: login2, text: command.text } } : {}
-    },
-    basePolicy,
-    notes
-  };
-}
-async function authorDenied(o, c) {
-  const { event } = c;
-  const login2 = c.user.login;
-  const refuse2 = (title, message) => ({ title, message });
-  if (c.user.type === "Bot") {
-    const allowed = [...o.inputs.allowedBots, ...c.policyBots].map((b) => b.toLowerCase());
-    if (!allowed.includes(login2.toLowerCase())) {
-      return refuse2(
-        `bot ${login2} is not allowed`,
-        `${login2} is a bot, and bots may not start runs unless allow-listed: add it to the input \`allowed-bots\` or the policy file's allowed-bots.`
-      );
-    }
-  } else {
-    let canWrite;
-    let role;
-    try {
-      ({ isWriter: canWrite, role } = await checkWriter(o.octokit, {
-        owner: event.owner,
-        repo: event.repo,
-        login: login2
-      }));
-    } catch (error63) {
-      if (!(error63 instanceof PermissionLookupError)) throw error63;
-      return refuse2(
-        `${login2}'s permission could not be read`,
-        `${error63.message}. A command is refused when the permission cannot be checked.`
-      );
-    }
-    if (!canWrite) {
-      return refuse2(
-        `${login2} may not start runs`,
-        `${login2}'s role on ${event.owner}/${event.repo} is ${role}: only users with write permission (admin, maintain, write) can start a run by comment.`
-      );
-    }
-  }
-  return null;
-}
-var dispatchPayload = external_exports.object({
-  inputs: external_exports.record(external_exports.string(), external_exports.unknown()).nullable().optional()
-});
-async function resolveDispatch(o, event) {
-  let number4 = o.inputs.pr;
-  if (number4 === void 0) {
-    const parsed = dispatchPayload.safeParse(event.payload ?? {});
-    const given = parsed.success ? parsed.data.inputs?.pr : void 0;
-    const text2 = typeof given === "number" ? String(given) : typeof given === "string" ? given.trim() : "";
-    if (text2 === "") {
-      return {
-        kind: "usage-error",
-        message: "a workflow_dispatch run needs the pull request's number: give the action input `pr` (e.g. set to the dispatch input inputs.pr), or a workflow_dispatch input named pr. (mode resume is the other dispatch use.)"
-      };
-    }
-    const n = Number(text2.replace(/^#/, ""));
-    if (!Number.isInteger(n) || n <= 0) {
-      return {
-        kind: "usage-error",
-        message: `the dispatch input pr is ${JSON.stringify(text2)}: give the pull request's number, e.g. 42`
-      };
-    }
-    number4 = n;
-  }
-  let fields;
-  try {
-    fields = await readPullRequest(o.octokit, event, number4, "dispatch");
-  } catch (error63) {
-    if (!(error63 instanceof PullRequestReadError)) throw error63;
-    return { kind: "usage-error", message: `${error63.message}: check the input pr` };
-  }
-  return {
-    kind: "run",
-    subject: { ...fields, trigger: "workflow_dispatch", checkoutHead: true },
-    basePolicy: null,
-    notes: [
-      `Started by ${event.run.actor ?? "a user"} through workflow_dispatch for pull request #${number4} (dispatching needs write access).`
-    ]
-  };
-}
-
-// src/proxy/credential.ts
-var DUMMY_CREDENTIAL = "evidence-gate-key-proxy-dummy";
-var CREDENTIAL_VARIABLES = {
-  claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
-  codex: ["OPENAI_API_KEY", "CODEX_API_KEY"]
-};
-var AUTH_HEADERS = ["x-api-key", "authorization"];
-function upstreamAuthHeader(credential) {
-  if (credential.runtime === "claude" && credential.variable === "ANTHROPIC_API_KEY")
-    return ["x-api-key", credential.value];
-  return ["authorization", `Bearer ${credential.value}`];
-}
-function dummyCredentialEnv(credential) {
-  if (credential.runtime === "codex")
-    return { OPENAI_API_KEY: DUMMY_CREDENTIAL, CODEX_API_KEY: DUMMY_CREDENTIAL };
-  return { [credential.variable]: DUMMY_CREDENTIAL };
-}
-
-// src/proxy/key-proxy.ts
-import { randomBytes as randomBytes2, timingSafeEqual } from "node:crypto";
-import {
-  createServer,
-  Agent as HttpAgent,
-  request as httpRequest
-} from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-
-// src/proxy/codex-provider.ts
-var PROXY_PROVIDER_ID = "evidence-gate-key-proxy";
-var OPENAI_API_BASE = "https://api.openai.com/v1";
-var PROXY_ENV_KEY = "OPENAI_API_KEY";
-var BUILT_IN_PROVIDERS = /* @__PURE__ */ new Set(["openai"]);
-function keySegment(id2) {
-  return /^[A-Za-z0-9_-]+$/.test(id2) ? id2 : JSON.stringify(id2);
-}
-function codexProxyPairs(baseUrl, provider) {
-  const pairs = proxyPairs(baseUrl, provider);
-  for (const pair of pairs) issuedPairs.add(pair);
-  return pairs;
-}
-var issuedPairs = /* @__PURE__ */ new Set();
-function proxyPairs(baseUrl, provider) {
-  if (provider !== void 0 && !BUILT_IN_PROVIDERS.has(provider)) {
-    const table3 = `model_providers.${keySegment(provider)}`;
-    return [
-      `${table3}.base_url=${JSON.stringify(baseUrl)}`,
-      `${table3}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`
-    ];
-  }
-  const table2 = `model_providers.${PROXY_PROVIDER_ID}`;
-  return [
-    `model_provider=${JSON.stringify(PROXY_PROVIDER_ID)}`,
-    `${table2}.name="evidence-gate key proxy"`,
-    `${table2}.base_url=${JSON.stringify(baseUrl)}`,
-    `${table2}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`,
-    `${table2}.wire_api="responses"`
-  ];
-}
-function tomlString(value) {
-  const v = value.trim();
-  if (v.startsWith("'") && v.endsWith("'") && v.length >= 2) return v.slice(1, -1);
-  if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) {
-    try {
-      const parsed = JSON.parse(v);
-      if (typeof parsed === "string") return parsed;
-    } catch {
-    }
-    return v.slice(1, -1);
-  }
-  return v;
-}
-function segments(key) {
-  return [...key.matchAll(/"([^"\n]*)"|'([^'\n]*)'|([^."']+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
-}
-function operatorCodexProvider(pairs) {
-  let selected;
-  const baseUrls = /* @__PURE__ */ new Map();
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    if (eq < 0) continue;
-    const key = segments(pair.slice(0, eq).trim());
-    const value = tomlString(pair.slice(eq + 1));
-    if (key.length === 1 && key[0] === "model_provider") selected = value;
-    if (key.length === 3 && key[0] === "model_providers" && key[2] === "base_url")
-      baseUrls.set(key[1], value);
-  }
-  if (selected === void 0 || BUILT_IN_PROVIDERS.has(selected)) return { kind: "none" };
-  const baseUrl = baseUrls.get(selected);
-  if (baseUrl === void 0)
-    return {
-      kind: "unusable",
-      problem: `codex-config selects provider ${JSON.stringify(selected)} but gives it no base_url (model_providers.${keySegment(selected)}.base_url=\u2026): the key proxy needs it as its upstream`
-    };
-  return { kind: "provider", id: selected, baseUrl };
-}
-function isProxyProviderPair(pair) {
-  return issuedPairs.has(pair);
-}
-
-// src/proxy/http-relay.ts
-var HOP_BY_HOP = /* @__PURE__ */ new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade"
-]);
-function endToEndHeaders(headers, drop) {
-  const named = String(headers.connection ?? "").split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "");
-  const out = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === void 0 || HOP_BY_HOP.has(name) || named.includes(name) || drop.includes(name)) continue;
-    out[name] = value;
-  }
-  return out;
-}
-function loggablePath(path2) {
-  const clean2 = path2.replace(/[^\x20-\x7e]/g, "?");
-  return clean2.length > 200 ? `${clean2.slice(0, 200)}\u2026` : clean2;
-}
-function sendApiError(response, api, status, message) {
-  const text2 = `evidence-gate key proxy: ${message}`;
-  const body = api === "anthropic" ? {
-    type: "error",
-    error: {
-      type: status === 413 ? "request_too_large" : status >= 500 ? "api_error" : "invalid_request_error",
-      message: text2
-    }
-  } : {
-    error: {
-      message: text2,
-      type: status >= 500 ? "server_error" : "invalid_request_error",
-      code: null
-    }
-  };
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  response.writeHead(status, { "content-type": "application/json", connection: "close" });
-  response.end(JSON.stringify(body));
-}
-function readBoundedBody(request, max) {
-  const declared = Number(request.headers["content-length"] ?? "0");
-  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve15, reject) => {
-    const chunks = [];
-    let size = 0;
-    const onData = (chunk) => {
-      size += chunk.length;
-      if (size > max) {
-        request.off("data", onData);
-        resolve15({ kind: "too-large" });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    request.on("data", onData);
-    request.on("end", () => resolve15({ kind: "read", body: Buffer.concat(chunks) }));
-    request.on("error", reject);
-  });
-}
-function readCapped(stream, max) {
-  return new Promise((resolve15, reject) => {
-    const chunks = [];
-    let size = 0;
-    stream.on("data", (chunk) => {
-      if (size >= max) return;
-      chunks.push(chunk.subarray(0, max - size));
-      size += chunk.length;
-    });
-    stream.on("end", () => resolve15(Buffer.concat(chunks)));
-    stream.on("error", reject);
-  });
-}
-
-// src/proxy/model-routes.ts
-var ROUTES = {
-  // Relative to ANTHROPIC_BASE_URL (the SDK appends `/v1/...`).
-  anthropic: [
-    { method: "POST", path: "/v1/messages" },
-    { method: "POST", path: "/v1/messages/count_tokens" },
-    { method: "GET", path: "/v1/models" },
-    { method: "GET", path: "/v1/models", withId: true }
-  ],
-  // Relative to a codex provider's `base_url` (which already ends in `/v1` upstream).
-  openai: [
-    { method: "POST", path: "/responses" },
-    { method: "POST", path: "/responses/compact" },
-    { method: "POST", path: "/chat/completions" },
-    { method: "GET", path: "/models" },
-    { method: "GET", path: "/models", withId: true }
-  ]
-};
-var ID_SEGMENT = /^\/[A-Za-z0-9._:-]{1,200}$/;
-function matches(route, path2) {
-  if (!route.withId) return path2 === route.path;
-  return path2.startsWith(route.path) && ID_SEGMENT.test(path2.slice(route.path.length));
-}
-function routeDecision(api, method, path2) {
-  const routes = ROUTES[api].filter((route) => matches(route, path2));
-  if (routes.length === 0) return "not-a-model-route";
-  return routes.some((route) => route.method === method) ? "allowed" : "wrong-method";
-}
-
-// src/proxy/key-proxy.ts
-var ANTHROPIC_API_BASE = "https://api.anthropic.com";
-var DEFAULT_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
-var MAX_ERROR_BODY_BYTES = 1024 * 1024;
-function upstreamProblem(url2) {
-  let parsed;
-  try {
-    parsed = new URL(url2);
-  } catch {
-    return `${JSON.stringify(url2)} is not a URL`;
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
-    return `${JSON.stringify(url2)} is not an http or https URL`;
-  if (parsed.username !== "" || parsed.password !== "")
-    return "the URL holds a user name or password: give the credential as the key, not in the URL";
-  if (parsed.search !== "" || parsed.hash !== "")
-    return `${JSON.stringify(url2)} has a query or fragment: give a base URL`;
-  return null;
-}
-function afterPrefix(path2, secret) {
-  const match = /^\/([^/]*)(\/.*)?$/.exec(path2);
-  if (match === null) return null;
-  const given = Buffer.from(match[1] ?? "", "utf8");
-  if (given.length !== secret.length || !timingSafeEqual(given, secret)) return null;
-  return match[2] ?? "/";
-}
-function refuse(state, request, response, refusal) {
-  request.resume();
-  state.log({ kind: "refused", ...refusal });
-  sendApiError(response, state.api, refusal.status, refusal.reason);
-}
-async function handle(state, request, response) {
-  const method = request.method ?? "";
-  const raw2 = request.url ?? "/";
-  const queryAt = raw2.indexOf("?");
-  const path2 = afterPrefix(queryAt < 0 ? raw2 : raw2.slice(0, queryAt), state.secret);
-  const query = queryAt < 0 ? "" : raw2.slice(queryAt);
-  if (path2 === null) {
-    const reason = "the path is not under this proxy's prefix";
-    return refuse(state, request, response, {
-      status: 403,
-      method,
-      path: "(outside this proxy's prefix)",
-      reason
-    });
-  }
-  if (state.api === "anthropic" && path2 === "/api/hello" && (method === "HEAD" || method === "GET")) {
-    request.resume();
-    response.writeHead(200).end();
-    return;
-  }
-  const decision = routeDecision(state.api, method, path2);
-  if (decision !== "allowed") {
-    return refuse(state, request, response, {
-      status: decision === "wrong-method" ? 405 : 404,
-      method,
-      path: loggablePath(path2),
-      reason: decision === "wrong-method" ? `${method} is not allowed on this model API path` : "not a model API path: only the model API is forwarded"
-    });
-  }
-  const read = await readBoundedBody(request, state.maxRequestBytes);
-  if (read.kind === "too-large") {
-    const reason = `the request body is larger than ${state.maxRequestBytes} bytes`;
-    return refuse(state, request, response, { status: 413, method, path: loggablePath(path2), reason });
-  }
-  forward(state, { request, response }, { path: path2, query, body: read.body });
-}
-function forward(state, exchange, target, retried = false) {
-  const { request, response } = exchange;
-  const url2 = new URL(state.upstream.href);
-  url2.pathname = `${state.upstreamPath}${target.path}`;
-  url2.search = target.query;
-  const headers = endToEndHeaders(request.headers, [
-    "host",
-    "content-length",
-    "accept-encoding",
-    ...AUTH_HEADERS
-  ]);
-  const [authName, authValue] = upstreamAuthHeader(state.credential);
-  headers[authName] = authValue;
-  headers["accept-encoding"] = "identity";
-  headers["content-length"] = String(target.body.length);
-  const outgoing = state.send(url2, { method: request.method, headers, agent: state.agent });
-  state.inFlight.add(outgoing);
-  response.on("close", () => {
-    if (!response.writableFinished) outgoing.destroy();
-    state.inFlight.delete(outgoing);
-  });
-  outgoing.on("error", (error63) => {
-    state.inFlight.delete(outgoing);
-    if (response.writableEnded || response.destroyed) return;
-    if (!retried && outgoing.reusedSocket && error63.code === "ECONNRESET" && !response.headersSent)
-      return forward(state, exchange, target, true);
-    const message = `the upstream ${state.upstream.origin} could not be reached (${error63.message})`;
-    state.log({
-      kind: "upstream-failed",
-      method: request.method ?? "",
-      path: loggablePath(target.path),
-      message
-    });
-    sendApiError(response, state.api, 502, message);
-  });
-  outgoing.on("response", (answer) => relay(state, answer, response));
-  outgoing.end(target.body);
-}
-function relay(state, answer, response) {
-  const status = answer.statusCode ?? 502;
-  const headers = endToEndHeaders(answer.headers, []);
-  if (status < 400) {
-    response.writeHead(status, headers);
-    answer.on("error", () => response.destroy());
-    answer.pipe(response);
-    return;
-  }
-  readCapped(answer, MAX_ERROR_BODY_BYTES).then(
-    (raw2) => {
-      const body = Buffer.from(raw2.toString("latin1").split(state.credential.value).join("***"), "latin1");
-      response.writeHead(status, { ...headers, "content-length": String(body.length) });
-      response.end(body);
-    },
-    () => response.destroy()
-  );
-}
-var LIVE_UPSTREAMS = /* @__PURE__ */ new Map();
-function keyProxyUpstream(host) {
-  return LIVE_UPSTREAMS.get(host);
-}
-async function startKeyProxy(options3) {
-  const { credential } = options3;
-  const api = credential.runtime === "claude" ? "anthropic" : "openai";
-  const upstreamText = options3.upstream ?? (api === "anthropic" ? ANTHROPIC_API_BASE : OPENAI_API_BASE);
-  const problem = upstreamProblem(upstreamText);
-  if (problem !== null) throw new Error(`evidence-gate key proxy: the upstream ${problem}`);
-  const upstream = new URL(upstreamText);
-  const https = upstream.protocol === "https:";
-  const secretText = randomBytes2(24).toString("base64url");
-  const state = {
-    api,
-    credential,
-    upstream,
-    upstreamPath: upstream.pathname.replace(/\/+$/, ""),
-    secret: Buffer.from(secretText, "utf8"),
-    maxRequestBytes: options3.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
-    log: options3.log ?? (() => {
-    }),
-    agent: https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
-    send: https ? httpsRequest : httpRequest,
-    inFlight: /* @__PURE__ */ new Set()
-  };
-  const server = createServer((request, response) => {
-    handle(state, request, response).catch((error63) => {
-      const message = error63 instanceof Error ? error63.message : String(error63);
-      sendApiError(response, api, 500, `internal error (${message})`);
-    });
-  });
-  await new Promise((resolve15, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve15();
-    });
-  });
-  const { port } = server.address();
-  const baseUrl = `http://127.0.0.1:${port}/${secretText}`;
-  const host = `127.0.0.1:${port}`;
-  LIVE_UPSTREAMS.set(host, `${upstream.origin}${state.upstreamPath}`);
-  const env = credential.runtime === "claude" ? { ANTHROPIC_BASE_URL: baseUrl, ...dummyCredentialEnv(credential) } : dummyCredentialEnv(credential);
-  return {
-    baseUrl,
-    env,
-    codexConfig: credential.runtime === "codex" ? codexProxyPairs(baseUrl, options3.codexProvider) : [],
-    applyTo: (childEnv) => {
-      const out = {};
-      for (const [name, value] of Object.entries(childEnv)) {
-        if (CREDENTIAL_VARIABLES[credential.runtime].includes(name.toUpperCase())) continue;
-        if (credential.value !== "" && value.includes(credential.value)) continue;
-        out[name] = value;
-      }
-      return { ...out, ...env };
-    },
-    close: () => new Promise((resolve15) => {
-      LIVE_UPSTREAMS.delete(host);
-      for (const outgoing of state.inFlight) outgoing.destroy();
-      state.inFlight.clear();
-      server.close(() => resolve15());
-      server.closeAllConnections();
-      state.agent.destroy();
-    })
-  };
-}
-
-// src/runtime/claude-turn.ts
-import { randomUUID } from "node:crypto";
-
-// src/runtime/agent-turn.ts
-var NO_CALL = {
-  sessionId: null,
-  costUsd: 0,
-  usage: null,
-  numTurns: null,
-  denied: 0,
-  writtenPaths: [],
-  durationMs: 0,
-  reply: ""
-};
-function callFailure(cause, detail, sessionLimit = null) {
-  return { cause, detail, sessionLimit };
-}
-function limitPause(limit, resetsAt) {
-  return callFailure(
-    "run_error",
-    `paused: the model's ${limit} limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
-    { resetsAt }
-  );
-}
-function unfinishedCall(outcome, executable) {
-  switch (outcome.kind) {
-    case "spawn_failed":
-      return callFailure("run_error", `could not start ${executable}: ${outcome.message}`);
-    case "cancelled":
-      return callFailure("cancelled", "cancelled");
-    case "timed_out":
-      return callFailure("timeout", `killed after its timeout of ${Math.round(outcome.timeoutMs / 1e3)}s`);
-    case "no_result":
-      return callFailure("output_error", noResultWords(outcome.reason, outcome.stderrTail));
-    default:
-      return unreachable(outcome);
-  }
-}
-function sessionLostFailure(cli, sessionId, said) {
-  return {
-    cause: "run_error",
-    detail: `session lost: ${cli} no longer finds session ${sessionId} (${oneLine(said).slice(0, 200)}); it was not replaced by a fresh session`,
-    sessionLimit: null,
-    sessionLost: true
-  };
-}
-function noResultWords(reason, stderrTail) {
-  return `${reason}${stderrTail ? ` \u2014 stderr: ${lastLine(stderrTail)}` : ""}`;
-}
-function oneLine(text2) {
-  return text2.replace(/\s+/g, " ").trim();
-}
-function lastLine(text2) {
-  const lines = text2.trim().split("\n");
-  return oneLine(lines[lines.length - 1] ?? "");
-}
-
-// src/runtime/declared-plan.ts
-var PLAN_ITEMS_KEPT = 200;
-var PLAN_TEXT_CHARS = 300;
-function declaredPlan(items) {
-  return {
-    items: items.slice(0, PLAN_ITEMS_KEPT).map((item) => ({ text: clip(item.text, PLAN_TEXT_CHARS), done: item.done })),
-    total: items.length,
-    open: items.filter((item) => !item.done).length
-  };
-}
-function planOfClaudeTodos(todos) {
-  return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.status === "completed" })));
-}
-function planOfCodexTodos(todos) {
-  return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.completed })));
-}
-function clip(text2, chars) {
-  const points = Array.from(text2);
-  return points.length > chars ? `${points.slice(0, chars - 1).join("")}\u2026` : text2;
-}
-
-// src/runtime/claude-turn.ts
-async function claudeTurn(turn, signal2) {
-  const session = turn.session;
-  const sessionId = session.kind === "resume" ? session.sessionId : randomUUID();
-  turn.onStarted?.(sessionId);
-  const budgetUsd = turn.budgetUsd;
-  const cliBudgetUsd = budgetUsd !== null ? budgetUsd - (turn.completion?.spentUsd ?? 0) : null;
-  const env = turn.permissionMode === "bypassPermissions" ? { ...turn.modelEnv(), IS_SANDBOX: "1" } : turn.modelEnv();
-  const outcome = await turn.calls.claude({
-    label: turn.nodeId,
-    executable: turn.executable,
-    prompt: turn.prompt,
-    permissionMode: turn.permissionMode,
-    policy: turn.policy,
-    session: { kind: session.kind, sessionId },
-    ...cliBudgetUsd !== null && cliBudgetUsd > 0 ? { budgetUsd: cliBudgetUsd } : {},
-    ...turn.model !== void 0 ? { model: turn.model } : {},
-    cwd: turn.cwd,
-    // 2.1.332 offers TodoWrite only with both switches (measured; claude-stream.ts): a gate reading todos.
-    env: turn.completion?.planTool === true ? { ...env, CLAUDE_CODE_ENABLE_TASKS: "false", CLAUDE_CODE_ENABLE_TODO_TOOLS: "true" } : env,
-    timeoutMs: turn.timeoutMs,
-    signal: signal2,
-    ...turn.echo ? { echo: turn.echo } : {}
-  });
-  const facts = claudeFactsOf(outcome, sessionId);
-  const sessionCostUsd = facts.costUsd;
-  if (session.kind === "resume") {
-    const before = session.sessionCostUsd ?? null;
-    facts.costUsd = sessionCostUsd !== null && before !== null ? Math.max(0, sessionCostUsd - before) : null;
-  }
-  const report = (f) => ({ facts, failure: f, sessionCostUsd });
-  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, turn.executable));
-  const lost = turn.completion?.continuing === true ? lostSession(outcome) : null;
-  if (lost !== null) return report(sessionLostFailure("claude", sessionId, lost));
-  return report(completedFailure(outcome, facts, budgetUsd));
-}
-function lostSession(outcome) {
-  const r = outcome.result;
-  if (!r.isError) return null;
-  return r.errors.find((e) => /No conversation found with session ID/i.test(e)) ?? null;
-}
-function completedFailure(outcome, facts, budgetUsd) {
-  const r = outcome.result;
-  if (r.sessionLimit !== null) {
-    return limitPause("session", r.sessionLimit.resetsAt ?? null);
-  }
-  if (r.isError && r.budgetExhausted) {
-    const spent = facts.costUsd !== null ? `$${facts.costUsd.toFixed(4)}` : "an unknown cost";
-    const limit = budgetUsd !== null ? `$${budgetUsd.toFixed(4)}` : "its --max-budget-usd";
-    return callFailure(
-      "budget_exceeded",
-      `exceeded budget_usd: ${spent} vs ${limit} \u2014 claude stopped at --max-budget-usd (${oneLine(r.failureDetail ?? r.subtype)})`
-    );
-  }
-  if (r.isError) {
-    const why2 = r.failureDetail ?? r.subtype;
-    return callFailure("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine(why2)}`);
-  }
-  if (outcome.exitCode !== 0) return callFailure("nonzero_exit", `claude exited ${outcome.exitCode}`);
-  return null;
-}
-function claudeFactsOf(outcome, sessionId) {
-  if (outcome.kind === "completed") {
-    const r = outcome.result;
-    return {
-      sessionId: r.sessionId,
-      costUsd: r.totalCostUsd,
-      usage: r.usage,
-      numTurns: r.numTurns,
-      denied: r.deniedToolCalls,
-      writtenPaths: r.writtenPaths,
-      durationMs: outcome.durationMs,
-      reply: r.result ?? "",
-      plan: planOfClaudeTodos(r.todos)
-    };
-  }
-  const seen = outcome.kind === "timed_out" ? outcome.partial : outcome.kind === "spawn_failed" ? { deniedToolCalls: 0, writtenPaths: [] } : outcome;
-  return {
-    sessionId,
-    costUsd: null,
-    usage: null,
-    numTurns: null,
-    denied: seen.deniedToolCalls,
-    writtenPaths: seen.writtenPaths,
-    durationMs: outcome.durationMs,
-    reply: ""
-  };
-}
-
-// src/runtime/claude-runtime.ts
-var CLAUDE_ORDER = [
-  "ANTHROPIC_API_KEY",
-  "ANTHROPIC_AUTH_TOKEN",
-  "CLAUDE_CODE_OAUTH_TOKEN"
-];
-var CLOUD_SWITCHES = ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY"];
-var on = (value) => value !== void 0 && value !== "" && value !== "0";
-function proxyPlan(o) {
-  if (CLOUD_SWITCHES.some((name) => on(o.env[name])))
-    return { kind: "none", note: "key proxy: not used (claude runs on a cloud provider's credentials)" };
-  const variable = CLAUDE_ORDER.find((name) => (o.credentials[name] ?? "") !== "");
-  if (variable === void 0)
-    return { kind: "none", note: "key proxy: not used (no claude credential given: the CLI's own login)" };
-  const upstream = o.env.ANTHROPIC_BASE_URL;
-  const problem = upstream !== void 0 && upstream !== "" ? upstreamProblem(upstream) : null;
-  if (problem !== null) return { kind: "refused", message: `ANTHROPIC_BASE_URL: ${problem}` };
-  return {
-    kind: "proxy",
-    credential: { runtime: "claude", variable, value: o.credentials[variable] },
-    where: upstream !== void 0 && upstream !== "" ? { upstream } : {}
-  };
-}
-var CLAUDE_RUNTIME = {
-  name: "claude",
-  agentTurn: claudeTurn,
-  cliPackage: { bin: "claude", npmPackage: "@anthropic-ai/claude-code", cacheName: "claude-code" },
-  executable: (o) => o.claudeExecutable,
-  optionsProblem: (o) => o.codexConfig !== void 0 && o.codexConfig.length > 0 ? "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config. Nothing was run." : null,
-  missingCliMessage: (where) => `the claude CLI was not found: ${where}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`,
-  graphProblem: () => null,
-  nodeWarnings: (node3) => node3.permission_mode === "bypassPermissions" ? [
-    `node "${node3.id}" runs with permissions bypassed (permission_mode bypassPermissions): claude approves every tool call without asking; IS_SANDBOX=1 is set in that node's environment only (claude refuses the mode as root without it), never the verify command's or another node's`
-  ] : [],
-  recordedSettings: () => ({}),
-  resumedSettingsProblem: () => null,
-  resumedSession: (saved) => ({
-    kind: "resume",
-    sessionId: saved.sessionId,
-    sessionCostUsd: saved.sessionCostUsd ?? null
-  }),
-  threadRecord: () => ({}),
-  plannerWords: {
-    cli: "claude",
-    toolNote: "A node can use only the tools in its list; any other tool call is denied."
-  },
-  credentialVariables: CREDENTIAL_VARIABLES.claude,
-  credentialsFromInputs: (inputs) => {
-    const set2 = {};
-    if (inputs.anthropicApiKey) set2.ANTHROPIC_API_KEY = inputs.anthropicApiKey;
-    if (inputs.claudeCodeOauthToken) set2.CLAUDE_CODE_OAUTH_TOKEN = inputs.claudeCodeOauthToken;
-    return set2;
-  },
-  missingCredentialInputs: (inputs) => inputs.anthropicApiKey || inputs.claudeCodeOauthToken ? null : ["anthropic-api-key", "claude-code-oauth-token"],
-  missingCredentialMessage: "inputs `anthropic-api-key` and `claude-code-oauth-token` are both empty: runtime claude needs one (pass a repository secret, e.g. `anthropic-api-key: <secrets.ANTHROPIC_API_KEY>` in a workflow expression); it reaches the claude CLI only",
-  localCredentialProblem: () => null,
-  proxyPlan
-};
-
-// src/runtime/codex-runtime.ts
-import { existsSync as existsSync2, readFileSync as readFileSync4 } from "node:fs";
-import { join as join5 } from "node:path";
-
-// src/graph/duration.ts
-var DURATION_EXAMPLES = "90s, 45m, 1h30m, 1.5h, 500ms";
-var NS_PER_UNIT = /* @__PURE__ */ new Map([
-  ["ns", 1n],
-  ["us", 1000n],
-  ["\xB5s", 1000n],
-  // U+00B5 micro sign
-  ["\u03BCs", 1000n],
-  // U+03BC Greek small mu
-  ["ms", 1000000n],
-  ["s", 1000000000n],
-  ["m", 60000000000n],
-  ["h", 3600000000000n]
-]);
-var MAX_NS = 2n ** 63n - 1n;
-var TERM = /^(\d*)(?:\.(\d*))?([^\d.]+)/;
-function parseDuration(text2) {
-  const fail = (why2) => ({
-    ok: false,
-    message: `invalid duration ${JSON.stringify(text2)}: ${why2} (want a Go duration like ${DURATION_EXAMPLES})`
-  });
-  let rest = text2;
-  let negative = false;
-  if (rest.startsWith("-") || rest.startsWith("+")) {
-    negative = rest.startsWith("-");
-    rest = rest.slice(1);
-  }
-  if (rest === "0") return { ok: true, ms: 0 };
-  if (rest === "") return fail("empty");
-  let totalNs = 0n;
-  while (rest !== "") {
-    const term = TERM.exec(rest);
-    if (term === null) {
-      return fail(/^[\d.]+$/.test(rest) ? `missing unit after "${rest}"` : `cannot read "${rest}"`);
-    }
-    const [whole, intDigits = "", fracDigits, unit = ""] = term;
-    if (intDigits === "" && (fracDigits === void 0 || fracDigits === "")) {
-      return fail(`"${whole}" has no number`);
-    }
-    const unitNs = NS_PER_UNIT.get(unit);
-    if (unitNs === void 0) return fail(`unknown unit "${unit}"`);
-    let termNs = BigInt(intDigits === "" ? "0" : intDigits) * unitNs;
-    if (fracDigits !== void 0 && fracDigits !== "") {
-      termNs += BigInt(fracDigits) * unitNs / 10n ** BigInt(fracDigits.length);
-    }
-    totalNs += termNs;
-    if (totalNs > MAX_NS) return fail("too large (over about 292 years)");
-    rest = rest.slice(whole.length);
-  }
-  const ms = Number(totalNs) / 1e6;
-  return { ok: true, ms: negative ? -ms : ms };
-}
-function formatDuration(ms) {
-  if (!Number.isFinite(ms)) return String(ms);
-  const sign = ms < 0 ? "-" : "";
-  let rest = Math.floor(Math.abs(ms));
-  if (rest === 0) return "0";
-  const parts = [];
-  for (const [unit, size] of [
-    ["h", 36e5],
-    ["m", 6e4],
-    ["s", 1e3],
-    ["ms", 1]
-  ]) {
-    const count3 = Math.floor(rest / size);
-    if (count3 > 0) parts.push(`${count3}${unit}`);
-    rest -= count3 * size;
-  }
-  return sign + parts.join("");
-}
-
-// src/runtime/codex-argv.ts
-function codexSandboxFor(mode) {
-  switch (mode) {
-    case "plan":
-      return "read-only";
-    case "bypassPermissions":
-      return "danger-full-access";
-    case "acceptEdits":
-    case "auto":
-    case "dontAsk":
-    case "manual":
-      return "workspace-write";
-    default:
-      return unreachable(mode);
-  }
-}
-var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function isCodexThreadId(id2) {
-  return UUID.test(id2);
-}
-function codexModelProblem(model) {
-  return model === "" || model.startsWith("-") ? `a codex model must be non-empty and not start with "-" (got ${JSON.stringify(model)})` : null;
-}
-var CONFIG_KEY = /^(?:[A-Za-z0-9_][A-Za-z0-9_-]*|"[^"\n]*")(?:\.(?:[A-Za-z0-9_-]+|"[^"\n]*"))*$/;
-function codexPromptProblem(prompt) {
-  return prompt === "-" ? 'a prompt of exactly "-" makes codex read its prompt from stdin, which the engine does not provide' : null;
-}
-var ALLOWED_KEYS = "model, model_provider, model_providers.<id>.<key>, model_reasoning_effort, model_reasoning_summary, model_verbosity, model_context_window, model_auto_compact_token_limit, analytics.<key>, otel.<key>, features.<name>=false";
-var ALLOWED_LEAVES = /* @__PURE__ */ new Set([
-  "model",
-  "model_provider",
-  "model_reasoning_effort",
-  "model_reasoning_summary",
-  "model_verbosity",
-  "model_context_window",
-  "model_auto_compact_token_limit"
-]);
-var ALLOWED_TABLES = /* @__PURE__ */ new Set(["model_providers", "analytics", "otel"]);
-function keySegments(key) {
-  return [...key.matchAll(/"([^"\n]*)"|([^."]+)/g)].map((m) => m[1] ?? m[2] ?? "");
-}
-function codexConfigKeyProblem(key, value) {
-  const [top = "", ...rest] = keySegments(key);
-  const refuse2 = (why2) => `${JSON.stringify(key)} is not allowed: codex-config may only configure the model provider; ${why2} (allowed: ${ALLOWED_KEYS})`;
-  if (ALLOWED_LEAVES.has(top)) {
-    return rest.length === 0 ? null : refuse2(`${top} takes no sub-key`);
-  }
-  if (ALLOWED_TABLES.has(top)) {
-    return rest.length > 0 ? null : refuse2(`set ${top}.<key> one key at a time`);
-  }
-  if (top === "features") {
-    if (rest.length !== 1) return refuse2("set features.<name>=false one feature at a time");
-    return value === "false" ? null : refuse2(`a feature may only be turned off (features.${rest[0]}=false)`);
-  }
-  return refuse2("sandbox, approval, isolation and every other setting stay the engine's");
-}
-function parseCodexConfig(text2) {
-  const pairs = [];
-  const issues = [];
-  text2.split(/\r?\n/).forEach((raw2, index) => {
-    const line2 = raw2.trim();
-    if (line2 === "" || line2.startsWith("#")) return;
-    const eq = line2.indexOf("=");
-    const key = eq < 0 ? "" : line2.slice(0, eq).trim();
-    if (eq < 0) {
-      issues.push(`codex-config line ${index + 1}: expected KEY=VALUE, got ${JSON.stringify(line2)}`);
-    } else if (!CONFIG_KEY.test(key)) {
-      issues.push(
-        `codex-config line ${index + 1}: ${JSON.stringify(key)} is not a config key (a dotted path such as model_providers.gw.base_url)`
-      );
-    } else {
-      const value = line2.slice(eq + 1).trim();
-      const refused = codexConfigKeyProblem(key, value);
-      if (refused !== null) issues.push(`codex-config line ${index + 1}: ${refused}`);
-      else pairs.push(`${key}=${value}`);
-    }
-  });
-  return issues.length === 0 ? { ok: true, pairs } : { ok: false, issues };
-}
-var WORKSPACE_WRITE_EXTENT = [
-  "sandbox_workspace_write.writable_roots=[]",
-  "sandbox_workspace_write.network_access=false"
-];
-function buildCodexArgv(inv) {
-  const argv = ["exec", "--json", "--color", "never", "--skip-git-repo-check"];
-  if (inv.model !== void 0) {
-    const problem2 = codexModelProblem(inv.model);
-    if (problem2 !== null) throw new Error(`Internal error: ${problem2}`);
-    argv.push("-m", inv.model);
-  }
-  for (const pair of inv.config ?? []) {
-    const parsed = parseCodexConfig(pair);
-    if (!parsed.ok || parsed.pairs.length !== 1 || parsed.pairs[0] !== pair) {
-      throw new Error(`Internal error: not a codex-config KEY=VALUE pair: ${JSON.stringify(pair)}`);
-    }
-    argv.push("-c", pair);
-  }
-  const sandbox = codexSandboxFor(inv.permissionMode);
-  argv.push("--sandbox", sandbox);
-  argv.push("--config", 'approval_policy="never"');
-  if (sandbox === "workspace-write") for (const pair of WORKSPACE_WRITE_EXTENT) argv.push("--config", pair);
-  if (inv.policy.settingSources !== void 0) {
-    argv.push("--ignore-user-config", "--ignore-rules");
-    argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");
-  }
-  if (inv.planTool === true) argv.push("--config", "tools.update_plan.enabled=true");
-  switch (inv.session.kind) {
-    case "fresh":
-      break;
-    case "resume":
-      if (!UUID.test(inv.session.threadId)) {
-        throw new Error(`Internal error: a codex thread id must be a UUID, got "${inv.session.threadId}"`);
-      }
-      argv.push("resume", inv.session.threadId);
-      break;
-    default:
-      return unreachable(inv.session);
-  }
-  const problem = codexPromptProblem(inv.prompt);
-  if (problem !== null) throw new Error(`Internal error: ${problem}`);
-  argv.push("--", inv.prompt);
-  return argv;
-}
-
-// src/runtime/codex-turn.ts
-import { join as join4 } from "node:path";
-
-// src/runtime/codex-usage.ts
-function codexTokenUsage(usage2) {
-  return {
-    inputTokens: Math.max(0, usage2.inputTokens - usage2.cachedInputTokens),
-    outputTokens: usage2.outputTokens,
-    cacheReadInputTokens: usage2.cachedInputTokens,
-    ...usage2.cacheWriteInputTokens !== void 0 ? { cacheCreationInputTokens: usage2.cacheWriteInputTokens } : {}
-  };
-}
-function usageSince(cumulative, before) {
-  if (before === null) return cumulative;
-  const minus = (a, b) => Math.max(0, a - (b ?? 0));
-  return {
-    inputTokens: minus(cumulative.inputTokens, before.inputTokens),
-    outputTokens: minus(cumulative.outputTokens, before.outputTokens),
-    ...cumulative.cacheReadInputTokens !== void 0 ? { cacheReadInputTokens: minus(cumulative.cacheReadInputTokens, before.cacheReadInputTokens) } : {},
-    ...cumulative.cacheCreationInputTokens !== void 0 ? {
-      cacheCreationInputTokens: minus(
-        cumulative.cacheCreationInputTokens,
-        before.cacheCreationInputTokens
-      )
-    } : {}
-  };
-}
-
-// src/runtime/codex-turn.ts
-function codexHomeOf(env) {
-  if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
-  return env.HOME !== void 0 && env.HOME !== "" ? join4(env.HOME, ".codex") : null;
-}
-async function codexTurn(turn, signal2) {
-  const session = turn.session;
-  const resumed = session.kind === "resume" ? session : null;
-  const nothingRan = (cause, detail) => ({
-    facts: { ...NO_CALL, sessionId: resumed?.sessionId ?? null },
-    failure: callFailure(cause, detail)
-  });
-  const promptProblem = codexPromptProblem(turn.prompt);
-  if (promptProblem !== null)
-    return nothingRan("run_error", `codex cannot run this prompt: ${promptProblem}`);
-  if (resumed !== null && !isCodexThreadId(resumed.sessionId)) {
-    return nothingRan(
-      "run_error",
-      `handoff: session cannot resume "${resumed.sessionId}": it is not a codex thread id (was the parent run on claude?)`
-    );
-  }
-  turn.onStarted?.(resumed?.sessionId ?? null);
-  const executable = turn.executable;
-  const baseEnv = turn.modelEnv();
-  const env = resumed?.codexHome !== void 0 && codexHomeOf(baseEnv) !== resumed.codexHome ? { ...baseEnv, CODEX_HOME: resumed.codexHome } : baseEnv;
-  const home = codexHomeOf(env);
-  const outcome = await turn.calls.codex({
-    label: turn.nodeId,
-    executable,
-    prompt: turn.prompt,
-    permissionMode: turn.permissionMode,
-    policy: turn.policy,
-    session: resumed !== null ? { kind: "resume", threadId: resumed.sessionId } : { kind: "fresh" },
-    ...turn.model !== void 0 ? { model: turn.model } : {},
-    ...turn.codexConfig !== void 0 ? { config: turn.codexConfig } : {},
-    cwd: turn.cwd,
-    env,
-    timeoutMs: turn.timeoutMs,
-    signal: signal2,
-    ...turn.echo ? { echo: turn.echo } : {},
-    ...resumed === null ? { onThreadStarted: (threadId) => turn.onSession?.(threadId) } : {},
-    ...turn.completion?.planTool === true ? { planTool: true } : {}
-  });
-  const facts = codexFactsOf(outcome, resumed?.sessionId ?? null, resumed?.threadUsage ?? null);
-  const report = (f, usage2 = null) => ({
-    facts,
-    failure: f,
-    ...facts.sessionId !== null ? { codexThread: { usage: usage2, home } } : {}
-  });
-  const lost = resumed !== null && turn.completion?.continuing === true ? lostThread(outcome, resumed.sessionId) : null;
-  if (lost !== null) return report(sessionLostFailure("codex", resumed?.sessionId ?? "", lost));
-  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, executable));
-  const r = outcome.result;
-  const cumulative = r.usage !== null ? codexTokenUsage(r.usage) : null;
-  if (r.usageLimit !== null) {
-    const resetsAt = r.usageLimit.resetsAt ?? null;
-    return report(limitPause("usage", resetsAt));
-  }
-  if (r.isError) {
-    const why2 = r.failureDetail ?? "codex reported turn.failed";
-    return report(
-      callFailure("run_error", `codex reported turn.failed (exit ${outcome.exitCode}): ${oneLine(why2)}`)
-    );
-  }
-  if (outcome.exitCode !== 0)
-    return report(callFailure("nonzero_exit", `codex exited ${outcome.exitCode}`), cumulative);
-  if (r.agentMessages === 0) {
-    return report(
-      callFailure("output_error", "codex completed its turn without an agent message (no reply to judge)"),
-      cumulative
-    );
-  }
-  return report(null, cumulative);
-}
-function lostThread(outcome, threadId) {
-  if (outcome.kind === "no_result" && /no rollout found for thread id/i.test(outcome.stderrTail)) {
-    const line2 = outcome.stderrTail.split("\n").find((l) => /no rollout found/i.test(l));
-    return line2 ?? "no rollout found for thread id";
-  }
-  if (outcome.kind === "completed" && outcome.result.threadId !== threadId)
-    return `codex answered in thread ${outcome.result.threadId}`;
-  return null;
-}
-function codexFactsOf(outcome, resumedId, before) {
-  const unknown3 = { costUsd: null, numTurns: null, denied: 0, durationMs: outcome.durationMs };
-  switch (outcome.kind) {
-    case "completed": {
-      const r = outcome.result;
-      return {
-        ...unknown3,
-        sessionId: r.threadId,
-        usage: r.usage !== null ? usageSince(codexTokenUsage(r.usage), before) : null,
-        writtenPaths: r.writtenPaths,
-        reply: r.reply ?? "",
-        plan: planOfCodexTodos(r.todos)
-      };
-    }
-    case "spawn_failed":
-      return { ...unknown3, sessionId: resumedId, usage: null, writtenPaths: [], reply: "" };
-    case "timed_out":
-      return {
-        ...unknown3,
-        sessionId: outcome.partial.threadId ?? resumedId,
-        usage: null,
-        writtenPaths: outcome.partial.writtenPaths,
-        reply: ""
-      };
-    case "no_result":
-    case "cancelled":
-      return {
-        ...unknown3,
-        sessionId: outcome.threadId ?? resumedId,
-        usage: null,
-        writtenPaths: outcome.writtenPaths,
-        reply: ""
-      };
-    default:
-      return unreachable(outcome);
-  }
-}
-
-// src/runtime/codex-runtime.ts
-function codexConfigKeys(pairs) {
-  const kept = [...pairs ?? []];
-  const dropped = /* @__PURE__ */ new Set();
-  for (let i = kept.length - 1; i >= 0; i--) {
-    const pair = kept[i];
-    if (isProxyProviderPair(pair) && !dropped.has(pair)) {
-      dropped.add(pair);
-      kept.splice(i, 1);
-    }
-  }
-  return kept.map((pair) => pair.slice(0, pair.indexOf("=")).trim());
-}
-function resumedCodexConfigProblem(runId, recorded, given) {
-  const have = new Set(codexConfigKeys(given));
-  const missing = (recorded ?? []).filter((key) => !have.has(key));
-  if (missing.length === 0) return null;
-  return `run ${runId} was started with codex-config pairs for ${missing.map((k) => `"${k}"`).join(", ")}, which state.json does not record (a provider setting may carry a secret): give the same pairs again (--codex-config KEY=VALUE, or the codex-config input). Nothing was run.`;
-}
-function optionsProblem(o) {
-  if (o.model !== void 0) {
-    const problem = codexModelProblem(o.model);
-    if (problem !== null) return `model: ${problem}. Nothing was run.`;
-  }
-  const issues = [];
-  (o.codexConfig ?? []).forEach((pair, i) => {
-    const parsed = parseCodexConfig(pair);
-    if (!parsed.ok) issues.push(...parsed.issues.map((issue2) => issue2.replace(/line \d+/, `entry ${i + 1}`)));
-    else if (parsed.pairs.length !== 1 || parsed.pairs[0] !== pair)
-      issues.push(`codex-config entry ${i + 1}: expected one trimmed KEY=VALUE, got ${JSON.stringify(pair)}`);
-  });
-  return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
-}
-function userSelectsProvider(env) {
-  const home = codexHomeOf(env);
-  if (home === null) return false;
-  const config2 = join5(home, "config.toml");
-  return existsSync2(config2) && /^\s*model_provider\s*=/m.test(readFileSync4(config2, "utf8"));
-}
-function localCredentialProblem(env, codexConfig) {
-  if (CREDENTIAL_VARIABLES.codex.some((name) => (env[name] ?? "") !== "")) return null;
-  if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
-  const codexHome = codexHomeOf(env);
-  if (codexHome !== null && existsSync2(join5(codexHome, "auth.json"))) return null;
-  if (userSelectsProvider(env)) return null;
-  return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=\u2026; nothing was run";
-}
-function proxyPlan2(o) {
-  const value = o.credentials.OPENAI_API_KEY ?? o.credentials.CODEX_API_KEY;
-  if (value === void 0 || value === "")
-    return { kind: "none", note: "key proxy: not used (no codex credential given: the CLI's own login)" };
-  if (o.readUserCodexConfig && userSelectsProvider(o.env))
-    return {
-      kind: "none",
-      note: "key proxy: not used (your codex config.toml selects a provider of its own)"
-    };
-  const provider = operatorCodexProvider(o.codexConfig);
-  if (provider.kind === "unusable") return { kind: "refused", message: provider.problem };
-  const problem = provider.kind === "provider" ? upstreamProblem(provider.baseUrl) : null;
-  if (problem !== null) return { kind: "refused", message: `codex-config base_url: ${problem}` };
-  return {
-    kind: "proxy",
-    credential: { runtime: "codex", variable: "OPENAI_API_KEY", value },
-    where: provider.kind === "provider" ? { upstream: provider.baseUrl, codexProvider: provider.id } : {}
-  };
-}
-var CODEX_RUNTIME = {
-  name: "codex",
-  agentTurn: codexTurn,
-  // Its platform binary comes as an optional dependency npm picks.
-  cliPackage: { bin: "codex", npmPackage: "@openai/codex", cacheName: "codex" },
-  executable: (o) => o.codexExecutable ?? "codex",
-  optionsProblem,
-  missingCliMessage: (where) => `the codex CLI was not found: ${where}. Install @openai/codex or give the path of the codex executable; nothing was run`,
-  graphProblem: (graph) => {
-    const withAgent = graph.nodes.filter((node3) => node3.agent !== null);
-    if (withAgent.length === 0) return null;
-    const named = withAgent.map((node3) => `node "${node3.id}" sets agent "${node3.agent}"`).join("; ");
-    return `${named}: agent names a Claude Code subagent, which the codex runtime cannot run \u2014 run with --runtime claude (input runtime: claude), or remove agent. Nothing was run.`;
-  },
-  nodeWarnings: (node3, declaredTimeout) => [
-    ...node3.permission_mode === "bypassPermissions" ? [
-      `node "${node3.id}" runs with permissions bypassed (permission_mode bypassPermissions): codex --sandbox danger-full-access, no sandbox at all`
-    ] : [],
-    ...node3.budget_usd === null ? [] : [
-      `node "${node3.id}": budget_usd ${node3.budget_usd} is not enforced on the codex runtime (codex reports no USD cost, so every codex row's cost is unknown); what bounds this node is its timeout of ${formatDuration(node3.timeout_ms)}${declaredTimeout ? "" : " (the default)"}`
-    ]
-  ],
-  recordedSettings: (codexConfig) => (codexConfig ?? []).length > 0 ? { codex_config_keys: codexConfigKeys(codexConfig) } : {},
-  resumedSettingsProblem: resumedCodexConfigProblem,
-  resumedSession: (saved) => ({
-    kind: "resume",
-    sessionId: saved.sessionId,
-    threadUsage: saved.threadUsage ?? null,
-    ...saved.codexHome !== void 0 ? { codexHome: saved.codexHome } : {}
-  }),
-  threadRecord: (thread) => ({ thread_usage: thread?.usage ?? void 0 }),
-  plannerWords: {
-    cli: "codex",
-    toolNote: "On this runtime the list is checked and recorded, and each node also runs in a sandbox that can write only the working tree."
-  },
-  credentialVariables: CREDENTIAL_VARIABLES.codex,
-  credentialsFromInputs: (inputs) => inputs.openaiApiKey ? { OPENAI_API_KEY: inputs.openaiApiKey, CODEX_API_KEY: inputs.openaiApiKey } : {},
-  missingCredentialInputs: (inputs) => inputs.openaiApiKey ? null : ["openai-api-key"],
-  missingCredentialMessage: "input `openai-api-key` is empty: runtime codex needs an OpenAI API key (pass a repository secret, e.g. `openai-api-key: <secrets.OPENAI_API_KEY>` in a workflow expression); it reaches the codex CLI only",
-  localCredentialProblem,
-  proxyPlan: proxyPlan2
-};
-
-// src/runtime/runtime-for.ts
-var RUNTIMES = { claude: CLAUDE_RUNTIME, codex: CODEX_RUNTIME };
-function runtimeFor(name) {
-  return RUNTIMES[name ?? "claude"];
-}
-
-// src/run/credentials.ts
-var SECRET_INPUT_VARIABLES = [
-  "INPUT_GITHUB-TOKEN",
-  "INPUT_ANTHROPIC-API-KEY",
-  "INPUT_CLAUDE-CODE-OAUTH-TOKEN",
-  "INPUT_OPENAI-API-KEY",
-  "INPUT_PUSH-TOKEN"
-];
-var present = (s) => typeof s === "string" && s !== "";
-function actionSecrets(parsed, env) {
-  const values = parsed !== null ? [
-    parsed.githubToken,
-    parsed.anthropicApiKey,
-    parsed.claudeCodeOauthToken,
-    parsed.openaiApiKey,
-    parsed.pushToken
-  ] : SECRET_INPUT_VARIABLES.map((name) => env[name]);
-  return values.map((s) => s?.trim()).filter(present);
-}
-function actionModelCredentials(inputs, runtime) {
-  return runtimeFor(runtime).credentialsFromInputs(inputs);
-}
-function missingModelCredential(inputs) {
-  return runtimeFor(inputs.runtime).missingCredentialInputs(inputs);
-}
-function missingCredentialMessage(runtime) {
-  return runtimeFor(runtime).missingCredentialMessage;
-}
-
 // src/graph/verify-runs-nothing.ts
 function verifyCommandRunsNothing(text2) {
   return text2.split("\n").map((line2) => line2.trim()).every((line2) => line2 === "" || line2.startsWith("#"));
@@ -33857,3653 +31036,8 @@ function chooseVerifyCommand(o) {
   return empty !== null ? { kind: "empty", message: empty } : { kind: "chosen", command: fromPolicy, declaredBy: "policy" };
 }
 
-// src/run/request.ts
-var PLANNER_TIMEOUT_MS = 20 * 6e4;
-function autoMode(o) {
-  return {
-    kind: "auto",
-    goal: o.goal,
-    verify: chooseVerifyCommand({
-      ...o.verifyCmd !== void 0 ? { given: o.verifyCmd } : {},
-      acceptNoBuildEvidence: o.acceptNoBuildEvidence,
-      ...o.policy !== void 0 ? { policy: o.policy } : {},
-      surface: o.surface
-    }),
-    acceptNoBuildEvidence: o.acceptNoBuildEvidence,
-    acceptLoadedUserConfig: o.acceptLoadedUserConfig,
-    ...o.repairAttempts !== void 0 && o.repairAttempts > 0 ? { repairAttempts: o.repairAttempts } : {},
-    ...o.maxCycles !== void 0 && o.maxCycles > 1 ? { maxCycles: o.maxCycles } : {},
-    ...o.maxCostUsd !== void 0 ? { maxCostUsd: o.maxCostUsd } : {},
-    runtime: o.runtime,
-    concurrency: o.concurrency,
-    plannerTimeoutMs: PLANNER_TIMEOUT_MS
-  };
-}
-
-// src/core/run-timeout.ts
-var RunTimedOut = class extends Error {
-  /**
-   * @param limit the bound as given, e.g. `"2s"`, `"340 min"`.
-   * @param setting what set it, e.g. `"--timeout"`, `"timeout-minutes"`.
-   */
-  constructor(limit, setting) {
-    super(`the run reached its time bound (${setting} ${limit})`);
-    this.limit = limit;
-    this.setting = setting;
-  }
-  limit;
-  setting;
-  name = "RunTimedOut";
-};
-function runTimedOut(signal2) {
-  return signal2?.aborted === true && signal2.reason instanceof RunTimedOut ? signal2.reason : null;
-}
-function stopWords(signal2) {
-  const timedOut = runTimedOut(signal2);
-  return timedOut !== null ? `${timedOut.message}` : "the run was cancelled";
-}
-
-// src/evidence/verify.ts
-import { isAbsolute as isAbsolute5, relative as relative5 } from "node:path";
-
-// src/proc/child-identity.ts
-import { AsyncLocalStorage } from "node:async_hooks";
-import { spawnSync } from "node:child_process";
-import { chownSync } from "node:fs";
-
-// src/proc/which.ts
-import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute, join as join6 } from "node:path";
-function findExecutable(name, pathEnv) {
-  const candidates = name.includes("/") || isAbsolute(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join6(d, name));
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-    }
-  }
-  return null;
-}
-
-// src/proc/child-identity.ts
-var ChildScope = class {
-  constructor(identity) {
-    this.identity = identity;
-  }
-  identity;
-  /** Processes PR-code children left running, killed when each child ended (`leftovers.ts`). */
-  leftBehind = 0;
-  /** Why handing the user's files back failed (`hand-back.ts`), one sentence each, for the log. */
-  handBackProblems = [];
-  /** Absolute paths of node scripts started with the engine's own node ({@link ChildScope.runWithOwnNode}). */
-  #ownNodeScripts = /* @__PURE__ */ new Set();
-  /**
-   * Starts the node script at `path` (absolute; the action's pinned `codex.js`) with the engine's own node
-   * (`process.execPath`) from now on, never through its `#!/usr/bin/env node` line: that line finds `node`
-   * on the child's `PATH`, which an earlier step's `GITHUB_PATH` (a pull request's `postinstall`) may have
-   * put a program of its own first on (issue 12; SECURITY.md "A separate user for PR code").
-   */
-  runWithOwnNode(path2) {
-    this.#ownNodeScripts.add(path2);
-  }
-  /** The file and arguments that start `file args` here: `process.execPath file args` for a registered script. */
-  launch(file2, args) {
-    return this.#ownNodeScripts.has(file2) ? { file: process.execPath, args: [file2, ...args] } : { file: file2, args: [...args] };
-  }
-  /** Runs `body` so that every `prCode` child it spawns (at any depth of awaits) belongs to this scope. */
-  run(body) {
-    return storage.run(this, body);
-  }
-};
-var storage = new AsyncLocalStorage();
-function currentChildScope() {
-  return storage.getStore() ?? null;
-}
-function currentChildIdentity() {
-  return storage.getStore()?.identity ?? null;
-}
-function commandAs(identity, file2, args, env) {
-  const own2 = { ...env, ...identity.runEnv, HOME: env.HOME ?? identity.home };
-  if (own2.GIT_CONFIG_COUNT === void 0) {
-    own2.GIT_CONFIG_COUNT = "1";
-    own2.GIT_CONFIG_KEY_0 = "safe.directory";
-    own2.GIT_CONFIG_VALUE_0 = "*";
-  }
-  if (identity.via === "root") {
-    const ids = [`--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--init-groups"];
-    return { file: identity.setpriv, args: [...ids, "--", file2, ...args], env: own2 };
-  }
-  const pinned = [
-    `PATH=${own2.PATH ?? "/usr/bin:/bin"}`,
-    `HOME=${own2.HOME}`,
-    ...Object.entries(identity.runEnv ?? {}).map(([name, value]) => `${name}=${value}`)
-  ];
-  return {
-    // From the system folders, not the child's PATH (which an earlier step's GITHUB_PATH may have planted).
-    file: findExecutable("sudo", SYSTEM_TOOLS_ENV.PATH) ?? "/usr/bin/sudo",
-    args: ["-n", "--preserve-env", "-u", identity.user, "--", "/usr/bin/env", ...pinned, file2, ...args],
-    env: own2
-  };
-}
-var SYSTEM_TOOLS_ENV = {
-  PATH: "/usr/sbin:/usr/bin:/sbin:/bin",
-  LANG: "C"
-};
-function privileged(identity, argv) {
-  return identity.via === "root" ? [...argv] : ["sudo", "-n", ...argv];
-}
-function runPrivileged(identity, argv) {
-  const [file2, ...args] = privileged(identity, argv);
-  const done = spawnSync(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-  if (done.status === 0) return null;
-  const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
-  return `${argv[0]} exited ${done.status ?? done.signal}${why2 !== "" ? `: ${why2}` : ""}`;
-}
-function giveToIdentity(path2) {
-  const identity = currentChildIdentity();
-  if (identity === null) return;
-  if (identity.via === "root") {
-    chownSync(path2, identity.uid, identity.gid);
-    return;
-  }
-  const [file2, ...args] = privileged(identity, ["chown", "-R", `${identity.uid}:${identity.gid}`, path2]);
-  const result = spawnSync(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
-  if (result.status !== 0)
-    throw new Error(`could not hand ${path2} to ${identity.user} (sudo -n chown exited ${result.status})`);
-}
-function shareWithIdentity(path2) {
-  const identity = currentChildIdentity();
-  if (identity === null) return;
-  for (const step of [
-    ["chgrp", "-R", String(identity.gid), path2],
-    ["chmod", "-R", "g+rwX", path2],
-    ["find", path2, "-type", "d", "-exec", "chmod", "g+s", "{}", "+"]
-  ]) {
-    const [file2, ...args] = privileged(identity, step);
-    const result = spawnSync(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
-    if (result.status !== 0)
-      throw new Error(`could not share ${path2} with ${identity.user} (${step[0]} exited ${result.status})`);
-  }
-}
-
-// src/proc/hand-back.ts
-import { spawnSync as spawnSync3 } from "node:child_process";
-
-// src/proc/leftovers.ts
-import { spawnSync as spawnSync2 } from "node:child_process";
-import { readdirSync as readdirSync2, readFileSync as readFileSync5, statSync } from "node:fs";
-var SPAWN_MARKER = "EVIDENCE_GATE_SPAWN";
-var MAX_ROUNDS = 5;
-function statOf(pid) {
-  try {
-    const stat4 = readFileSync5(`/proc/${pid}/stat`, "utf8");
-    const fields = stat4.slice(stat4.lastIndexOf(")") + 2).split(" ");
-    return fields[0] === "Z" ? null : { group: Number(fields[2]), session: Number(fields[3]), startTicks: Number(fields[19]) };
-  } catch {
-    return null;
-  }
-}
-function sessionOf(pid) {
-  return statOf(pid)?.session ?? null;
-}
-function startTicksOf(pid) {
-  return statOf(pid)?.startTicks ?? null;
-}
-function holdsMarker(pid, needle) {
-  try {
-    return readFileSync5(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle);
-  } catch {
-    return false;
-  }
-}
-function processIds() {
-  try {
-    return readdirSync2("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => pid !== process.pid);
-  } catch {
-    return [];
-  }
-}
-function ownerOf(pid) {
-  try {
-    return statSync(`/proc/${pid}`).uid;
-  } catch {
-    return null;
-  }
-}
-function throughSudo(identity) {
-  return identity?.via === "sudo" && process.getuid?.() !== 0;
-}
-function signalAs(identity, targets, signal2) {
-  if (targets.length === 0) return;
-  if (throughSudo(identity)) {
-    const live2 = new Set(processIds().flatMap((pid) => [pid, -(statOf(pid)?.group ?? 0)]));
-    targets = targets.filter((target) => live2.has(target));
-    if (targets.length === 0) return;
-    const [file2, ...args] = privileged({ via: "sudo" }, [
-      "kill",
-      "-s",
-      signal2.replace(/^SIG/, ""),
-      "--",
-      ...targets.map(String)
-    ]);
-    spawnSync2(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
-    return;
-  }
-  for (const target of targets) {
-    try {
-      process.kill(target, signal2);
-    } catch {
-    }
-  }
-}
-function markedThroughSudo(pids, needle) {
-  if (pids.length === 0) return [];
-  const [file2, ...args] = privileged({ via: "sudo" }, [
-    "grep",
-    "-lzxF",
-    "-e",
-    needle,
-    "--",
-    ...pids.map((pid) => `/proc/${pid}/environ`)
-  ]);
-  const listed2 = spawnSync2(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-  return (listed2.stdout ?? "").split("\n").map((line2) => /^\/proc\/(\d+)\/environ$/.exec(line2.trim())?.[1]).filter((pid) => pid !== void 0).map(Number);
-}
-function killMarked(marker, session, sinceTicks = null, identity = null) {
-  const needle = `${SPAWN_MARKER}=${marker}`;
-  const sudo = throughSudo(identity);
-  const killed = /* @__PURE__ */ new Set();
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const candidates = processIds().filter((pid) => {
-      const stat4 = statOf(pid);
-      return stat4 !== null && (sinceTicks === null || stat4.startTicks >= sinceTicks);
-    });
-    const found = candidates.filter(
-      (pid) => session !== null && sessionOf(pid) === session || holdsMarker(pid, needle)
-    );
-    if (sudo && identity !== null) {
-      const unread = candidates.filter((pid) => !found.includes(pid) && ownerOf(pid) === identity.uid);
-      found.push(...markedThroughSudo(unread, needle));
-    }
-    if (found.length === 0) break;
-    if (sudo) {
-      signalAs(identity, found, "SIGKILL");
-      for (const pid of found) killed.add(pid);
-      continue;
-    }
-    for (const pid of found) {
-      try {
-        process.kill(pid, "SIGKILL");
-        killed.add(pid);
-      } catch {
-      }
-    }
-  }
-  return [...killed];
-}
-function killAllAsUser(identity) {
-  const send = ["/bin/sh", "-c", "kill -9 -1"];
-  const argv = identity.via === "root" ? [identity.setpriv, `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", ...send] : ["sudo", "-n", "-u", identity.user, ...send];
-  spawnSync2(argv[0], argv.slice(1), { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
-}
-function killUserProcesses(identity) {
-  let killed = 0;
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const [pgrep, ...pgrepArgs] = privileged(identity, ["pgrep", "-u", String(identity.uid)]);
-    const listed2 = spawnSync2(pgrep, pgrepArgs, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-    const pids = (listed2.stdout ?? "").split("\n").filter((line2) => /^\d+$/.test(line2.trim()) && sessionOf(Number(line2)) !== null);
-    if (pids.length === 0) break;
-    killAllAsUser(identity);
-    const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
-    spawnSync2(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
-    killed += pids.length;
-    awaitGone(pids.map(Number));
-  }
-  return killed;
-}
-var DYING_WAIT_MS = 2e3;
-function awaitGone(pids) {
-  const end = Date.now() + DYING_WAIT_MS;
-  const tick = new Int32Array(new SharedArrayBuffer(4));
-  while (pids.some((pid) => statOf(pid) !== null) && Date.now() < end) Atomics.wait(tick, 0, 0, 10);
-}
-
-// src/proc/hand-back.ts
-function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
-  const problems = [];
-  const uid = String(identity.uid);
-  for (const dir of dirs) {
-    for (const step of [
-      ["find", dir, "-user", uid, "!", "-type", "l", "-exec", "chmod", "g+rwX", "{}", "+"],
-      ["chown", "-R", "-h", `--from=${uid}`, String(owner), dir]
-    ]) {
-      const [file2, ...args] = privileged(identity, step);
-      const done = spawnSync3(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-      if (done.status === 0) continue;
-      const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
-      if (/No such file or directory/.test(why2) && step[0] === "find" && why2.includes(`'${dir}'`)) break;
-      problems.push(
-        `could not hand ${dir} back from ${identity.user} (${step[0]} exited ${done.status ?? done.signal}: ${why2})`
-      );
-      break;
-    }
-  }
-  return problems;
-}
-function reclaimWorkspaceGroup(identity, workspace, group = process.getgid?.() ?? 0) {
-  const steps = [
-    [
-      "find",
-      workspace,
-      "-xdev",
-      "-group",
-      String(identity.gid),
-      "-exec",
-      "chgrp",
-      "-h",
-      String(group),
-      "{}",
-      "+"
-    ],
-    ["find", workspace, "-xdev", "-type", "d", "-perm", "-2000", "-exec", "chmod", "g-s", "{}", "+"]
-  ];
-  return steps.flatMap((step) => {
-    const failed3 = runPrivileged(identity, step);
-    return failed3 === null ? [] : [`could not take ${workspace} back from ${identity.user}'s group (${failed3})`];
-  });
-}
-function handBackPrCodeFiles(dirs) {
-  const scope = currentChildScope();
-  if (scope === null || scope.identity === null) return;
-  scope.leftBehind += killUserProcesses(scope.identity);
-  scope.handBackProblems.push(...handBackFiles(scope.identity, dirs));
-}
-function handBackBeforeEngineReads(dirs) {
-  if (process.getuid?.() === 0) return;
-  handBackPrCodeFiles(dirs);
-}
-
-// src/proc/run-process.ts
-import { spawn as spawn2 } from "node:child_process";
-import { randomUUID as randomUUID2 } from "node:crypto";
-
-// src/proc/child-output.ts
-import { StringDecoder as StringDecoder2 } from "node:string_decoder";
-
-// src/core/byte-windows.ts
-var TailWindow = class {
-  /** @param maxBytes the most bytes kept (a positive integer). */
-  constructor(maxBytes) {
-    this.maxBytes = maxBytes;
-    if (!Number.isInteger(maxBytes) || maxBytes <= 0) {
-      throw new Error(`Internal error: a tail window needs a positive size, got ${maxBytes}`);
-    }
-  }
-  maxBytes;
-  ring = Buffer.alloc(0);
-  /** Index in `ring` of the oldest kept byte. */
-  start = 0;
-  kept = 0;
-  dropped = 0;
-  push(chunk) {
-    if (chunk.length === 0) return;
-    if (chunk.length >= this.maxBytes) {
-      this.grow(this.maxBytes);
-      this.dropped += this.kept + chunk.length - this.maxBytes;
-      this.ring.set(chunk.subarray(chunk.length - this.maxBytes), 0);
-      this.start = 0;
-      this.kept = this.maxBytes;
-      return;
-    }
-    const total2 = this.kept + chunk.length;
-    this.grow(Math.min(this.maxBytes, total2));
-    const size = this.ring.length;
-    const at = (this.start + this.kept) % size;
-    const first = Math.min(chunk.length, size - at);
-    this.ring.set(chunk.subarray(0, first), at);
-    if (first < chunk.length) this.ring.set(chunk.subarray(first), 0);
-    if (total2 > size) {
-      const excess = total2 - size;
-      this.start = (this.start + excess) % size;
-      this.dropped += excess;
-      this.kept = size;
-    } else {
-      this.kept = total2;
-    }
-  }
-  /** Bytes dropped from the front so far. */
-  get droppedBytes() {
-    return this.dropped;
-  }
-  /** Bytes kept now (at most `maxBytes`). */
-  get keptBytes() {
-    return this.kept;
-  }
-  /** The kept bytes in order, as a fresh buffer. */
-  bytes() {
-    const size = this.ring.length;
-    const end = this.start + this.kept;
-    if (end <= size) return Buffer.from(this.ring.subarray(this.start, end));
-    return Buffer.concat([this.ring.subarray(this.start), this.ring.subarray(0, end - size)]);
-  }
-  /** The last kept byte, or `undefined` when nothing is kept. */
-  lastByte() {
-    if (this.kept === 0) return void 0;
-    return this.ring[(this.start + this.kept - 1) % this.ring.length];
-  }
-  /** Forgets the last kept byte (it was never dropped: `droppedBytes` does not change). */
-  dropLastByte() {
-    if (this.kept > 0) this.kept--;
-  }
-  /** Grows the ring to at least `needed` bytes (at most `maxBytes`), keeping the kept bytes in order. */
-  grow(needed) {
-    if (this.ring.length >= needed) return;
-    const size = Math.min(this.maxBytes, Math.max(needed, this.ring.length * 2, 64));
-    const next = Buffer.allocUnsafe(size);
-    this.bytesInto(next);
-    this.ring = next;
-    this.start = 0;
-  }
-  bytesInto(target) {
-    const size = this.ring.length;
-    if (size === 0) return;
-    const end = this.start + this.kept;
-    if (end <= size) {
-      this.ring.copy(target, 0, this.start, end);
-    } else {
-      this.ring.copy(target, 0, this.start, size);
-      this.ring.copy(target, size - this.start, 0, end - size);
-    }
-  }
-};
-function fromWholeCharacter(bytes) {
-  let start = 0;
-  while (start < bytes.length && (bytes[start] & 192) === 128) start++;
-  return bytes.subarray(start);
-}
-var BoundedOutput = class {
-  headCap;
-  head = Buffer.alloc(0);
-  headSize = 0;
-  tail;
-  /** @param capBytes the most bytes kept, head and tail together (at least 2). */
-  constructor(capBytes) {
-    this.headCap = Math.floor(capBytes / 2);
-    this.tail = new TailWindow(Math.max(1, capBytes - this.headCap));
-  }
-  push(chunk) {
-    let rest = chunk;
-    if (this.headSize < this.headCap) {
-      const take = Math.min(rest.length, this.headCap - this.headSize);
-      if (this.headSize + take > this.head.length) {
-        const size = Math.min(this.headCap, Math.max(this.headSize + take, this.head.length * 2, 64));
-        const next = Buffer.allocUnsafe(size);
-        this.head.copy(next, 0, 0, this.headSize);
-        this.head = next;
-      }
-      this.head.set(rest.subarray(0, take), this.headSize);
-      this.headSize += take;
-      rest = rest.subarray(take);
-    }
-    this.tail.push(rest);
-  }
-  /** Removes the last byte kept when it is a `\n` (one a collector added after a line that had none). */
-  dropFinalNewline() {
-    if (this.tail.keptBytes > 0) {
-      if (this.tail.lastByte() === 10) this.tail.dropLastByte();
-    } else if (this.headSize > 0 && this.head[this.headSize - 1] === 10) {
-      this.headSize--;
-    }
-  }
-  /** Bytes dropped between the kept head and tail (0: the text is the whole output). */
-  get droppedBytes() {
-    return this.tail.droppedBytes;
-  }
-  /** Every byte pushed, kept or not. */
-  get totalBytes() {
-    return this.headSize + this.tail.droppedBytes + this.tail.keptBytes;
-  }
-  /**
-   * The kept head and tail as UTF-8 text, apart (the tail starting on a whole character); when nothing
-   * was dropped the whole output is the head and the tail is empty.
-   */
-  pieces() {
-    const head = this.head.subarray(0, this.headSize);
-    if (this.tail.droppedBytes === 0) {
-      return { head: Buffer.concat([head, this.tail.bytes()]).toString("utf8"), tail: "" };
-    }
-    return { head: head.toString("utf8"), tail: fromWholeCharacter(this.tail.bytes()).toString("utf8") };
-  }
-  /**
-   * The kept output as UTF-8 text. When bytes were dropped: the head, `\n`, and the tail starting on a
-   * whole character (a character cut at the head's end decodes as U+FFFD).
-   */
-  text() {
-    const head = this.head.subarray(0, this.headSize);
-    if (this.tail.droppedBytes === 0) return Buffer.concat([head, this.tail.bytes()]).toString("utf8");
-    return `${head.toString("utf8")}
-${fromWholeCharacter(this.tail.bytes()).toString("utf8")}`;
-  }
-};
-
-// src/proc/command-fence.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { StringDecoder } from "node:string_decoder";
-var CommandFence = class {
-  constructor(write, enabled, budget = null) {
-    this.write = write;
-    this.enabled = enabled;
-    this.budget = budget;
-  }
-  write;
-  enabled;
-  budget;
-  token = `eg-${randomBytes3(16).toString("hex")}`;
-  open = false;
-  /** False while the last text written ended mid-line (a fragment of an over-long line). */
-  atLineStart = true;
-  /** For {@link line}: a budget may cut a line inside a character. */
-  lineDecoder = new StringDecoder("utf8");
-  /** Echo one line of child output (without its newline), opening the fence first if needed. */
-  line(text2) {
-    if (this.budget !== null) {
-      this.bytes(Buffer.from(`${text2}
-`, "utf8"), this.lineDecoder);
-      return;
-    }
-    this.openFence();
-    this.write(`${text2}
-`);
-    this.atLineStart = true;
-  }
-  /**
-   * Echo raw child output (a run of whole lines or a fragment), the part the budget lets through now,
-   * decoded with the stream's own `decoder` (a character split between two pieces is echoed whole).
-   */
-  bytes(bytes, decoder2) {
-    const shown2 = this.budget !== null ? this.budget.take(bytes) : bytes;
-    if (shown2.length > 0) this.text(decoder2.write(shown2));
-  }
-  /**
-   * Echo a run of child output as it is: whole lines, or the front of an over-long line (then the next
-   * text continues that line in the log). Opens the fence first if needed.
-   */
-  text(text2) {
-    if (text2 === "") return;
-    this.openFence();
-    this.write(text2);
-    this.atLineStart = text2.endsWith("\n");
-  }
-  /**
-   * Echo the budget's marker and the kept end of the output (once), then resume workflow commands. Safe to
-   * call more than once.
-   */
-  close() {
-    const rest = this.budget?.finish() ?? { marker: null, tail: "" };
-    if (rest.marker !== null) {
-      this.openFence();
-      if (!this.atLineStart) this.write("\n");
-      this.write(`${rest.marker}
-`);
-      this.atLineStart = true;
-    }
-    this.text(rest.tail);
-    if (this.open) {
-      if (!this.atLineStart) this.write("\n");
-      this.atLineStart = true;
-      this.write(`::${this.token}::
-`);
-      this.open = false;
-    }
-  }
-  openFence() {
-    if (this.enabled && !this.open) {
-      this.write(`::stop-commands::${this.token}
-`);
-      this.open = true;
-    }
-  }
-};
-
-// src/proc/echo-budget.ts
-var DEFAULT_LOG_LIMIT_BYTES = 2 * 1024 * 1024;
-var LOG_LIMIT_RANGE = { min: 1024, max: 1024 * 1024 * 1024 };
-var LF = 10;
-var LINE_START_SEARCH_BYTES = 64 * 1024;
-var EMPTY = Buffer.alloc(0);
-var EchoBudget = class {
-  /** @param limitBytes the most bytes of output shown (an integer ≥ 2). */
-  constructor(limitBytes) {
-    this.limitBytes = limitBytes;
-    if (!Number.isInteger(limitBytes) || limitBytes < 2)
-      throw new Error(`Internal error: an echo budget needs at least 2 bytes, got ${limitBytes}`);
-    this.#headLeft = Math.ceil(limitBytes / 2);
-    this.#tail = new TailWindow(Math.floor(limitBytes / 2));
-  }
-  limitBytes;
-  #headLeft;
-  #tail;
-  /** Bytes that went to the tail window (shown at the end, or left out). */
-  #held = 0;
-  #finished = false;
-  /** The last byte shown, or -1 before any. */
-  #lastShown = -1;
-  /**
-   * Takes the next bytes of output and returns the part to show now (a prefix of `bytes`, possibly empty);
-   * the rest is held for the end or left out.
-   */
-  take(bytes) {
-    if (this.#headLeft === 0 || this.#finished) {
-      this.#hold(bytes);
-      return EMPTY;
-    }
-    if (bytes.length <= this.#headLeft) {
-      this.#headLeft -= bytes.length;
-      if (bytes.length > 0) this.#lastShown = bytes[bytes.length - 1];
-      return bytes;
-    }
-    let cut = bytes.lastIndexOf(LF, this.#headLeft - 1) + 1;
-    if (cut === 0 && !this.#atLineEnd) cut = characterStart(bytes, this.#headLeft);
-    this.#headLeft = 0;
-    this.#hold(bytes.subarray(cut));
-    return bytes.subarray(0, cut);
-  }
-  /** Whether what was shown so far is whole lines (and something was shown). */
-  get #atLineEnd() {
-    return this.#lastShown === LF;
-  }
-  /** The bytes of output left out of the log so far (final once {@link finish} was called). */
-  get leftOutBytes() {
-    return this.#tail.droppedBytes;
-  }
-  /**
-   * The marker and the held end of the output (see {@link EchoRest}), when the child ended; nothing on a
-   * second call, and bytes taken after the first are only counted.
-   */
-  finish() {
-    if (this.#finished || this.#held === 0) {
-      this.#finished = true;
-      return { marker: null, tail: "" };
-    }
-    this.#finished = true;
-    const kept = this.#tail.bytes();
-    if (this.#tail.droppedBytes === 0) return { marker: null, tail: kept.toString("utf8") };
-    const newline = kept.indexOf(LF);
-    const near = Math.min(LINE_START_SEARCH_BYTES, kept.length / 2);
-    const from = newline >= 0 && newline < near ? newline + 1 : 0;
-    const shown2 = fromWholeCharacter(kept.subarray(from));
-    const leftOut = this.#tail.droppedBytes + kept.length - shown2.length;
-    const half = formatBytes(Math.floor(this.limitBytes / 2));
-    return {
-      marker: `[evidence-gate: ${leftOut} bytes of this command's output left out of the log here (output-log-limit ${formatBytes(this.limitBytes)}: about the first and the last ${half} are shown)]`,
-      tail: shown2.toString("utf8")
-    };
-  }
-  #hold(bytes) {
-    if (bytes.length === 0) return;
-    this.#held += bytes.length;
-    this.#tail.push(bytes);
-  }
-};
-function characterStart(bytes, at) {
-  let i = at;
-  while (i > 0 && (bytes[i] & 192) === 128) i--;
-  return i;
-}
-function formatBytes(bytes) {
-  for (const [unit, size] of [
-    ["GiB", 1024 ** 3],
-    ["MiB", 1024 ** 2],
-    ["KiB", 1024]
-  ]) {
-    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
-  }
-  return `${bytes} bytes`;
-}
-
-// src/proc/child-output.ts
-var DEFAULT_MAX_LINE_BYTES = 64 * 1024;
-var LF2 = 10;
-var CR = 13;
-var SMALL_COPY_BYTES = 4096;
-var LineFramer = class {
-  /**
-   * @param emit gets each piece, in stream order.
-   * @param maxLineBytes the most bytes of an unfinished line held (a positive integer).
-   */
-  constructor(emit, maxLineBytes = DEFAULT_MAX_LINE_BYTES) {
-    this.emit = emit;
-    this.maxLineBytes = maxLineBytes;
-  }
-  emit;
-  maxLineBytes;
-  pending = [];
-  pendingSize = 0;
-  /** True after a fragment, until the line's newline. */
-  midLine = false;
-  push(chunk) {
-    if (chunk.length === 0) return;
-    const newline = chunk.lastIndexOf(LF2);
-    if (newline < 0) {
-      this.hold(chunk);
-      return;
-    }
-    let from = 0;
-    if (this.pendingSize > 0) {
-      const first = chunk.indexOf(LF2);
-      this.emit("lines", foldCrLf(Buffer.concat([...this.pending, chunk.subarray(0, first + 1)])));
-      this.pending = [];
-      this.pendingSize = 0;
-      from = first + 1;
-    }
-    this.midLine = false;
-    if (newline + 1 > from) this.emit("lines", foldCrLf(chunk.subarray(from, newline + 1)));
-    this.hold(chunk.subarray(newline + 1));
-  }
-  /**
-   * Emits the stream's `last` piece (call once, when the stream ended): what is held, or an empty piece
-   * when the stream ended right after a fragment, so an unfinished line always ends in a `last` piece.
-   */
-  flush() {
-    if (this.pendingSize === 0 && !this.midLine) return;
-    const rest = Buffer.concat(this.pending);
-    this.pending = [];
-    this.pendingSize = 0;
-    this.midLine = false;
-    this.emit("last", rest);
-  }
-  hold(bytes) {
-    if (bytes.length === 0) return;
-    if (this.pendingSize + bytes.length <= this.maxLineBytes) {
-      this.pending.push(bytes.length < SMALL_COPY_BYTES ? Buffer.from(bytes) : bytes);
-      this.pendingSize += bytes.length;
-      return;
-    }
-    for (const part of this.pending) this.emit("fragment", part);
-    const carry = bytes[bytes.length - 1] === CR ? 1 : 0;
-    if (bytes.length > carry) this.emit("fragment", bytes.subarray(0, bytes.length - carry));
-    this.pending = carry === 1 ? [Buffer.from("\r")] : [];
-    this.pendingSize = carry;
-    this.midLine = true;
-  }
-};
-function foldCrLf(bytes) {
-  let at = bytes.indexOf("\r\n");
-  if (at < 0) return bytes;
-  const parts = [];
-  let from = 0;
-  while (at >= 0) {
-    parts.push(bytes.subarray(from, at));
-    from = at + 1;
-    at = bytes.indexOf("\r\n", from);
-  }
-  parts.push(bytes.subarray(from));
-  return Buffer.concat(parts);
-}
-var BoundedLines = class {
-  constructor(emit, maxLineBytes) {
-    this.emit = emit;
-    this.maxLineBytes = maxLineBytes;
-  }
-  emit;
-  maxLineBytes;
-  /** The over-long line in progress: its kept front, the bytes taken for it, the bytes dropped. */
-  cut = null;
-  piece(kind, bytes) {
-    if (kind === "fragment") {
-      this.takeCut(bytes);
-      return;
-    }
-    let from = 0;
-    if (this.cut !== null) {
-      const newline = bytes.indexOf(10);
-      this.takeCut(bytes.subarray(0, newline < 0 ? bytes.length : newline));
-      this.endCut();
-      if (newline < 0) return;
-      from = newline + 1;
-    }
-    const lines = bytes.toString("utf8", from).split("\n");
-    if (kind === "lines") lines.pop();
-    for (const line2 of lines) this.line(line2);
-  }
-  /** Ends an over-long line still in progress. */
-  finish() {
-    if (this.cut !== null) this.endCut();
-  }
-  line(line2) {
-    if (line2.length * 3 <= this.maxLineBytes || Buffer.byteLength(line2, "utf8") <= this.maxLineBytes) {
-      this.emit(line2);
-      return;
-    }
-    this.takeCut(Buffer.from(line2, "utf8"));
-    this.endCut();
-  }
-  /** Bytes of the over-long line in progress: kept while its front has room, counted after. */
-  takeCut(bytes) {
-    this.cut ??= { head: "", headBytes: 0, dropped: 0, decoder: new StringDecoder2("utf8") };
-    const room = Math.max(0, this.maxLineBytes - this.cut.headBytes);
-    const kept = bytes.subarray(0, room);
-    if (kept.length > 0) {
-      this.cut.head += this.cut.decoder.write(kept);
-      this.cut.headBytes += kept.length;
-    }
-    this.cut.dropped += bytes.length - kept.length;
-  }
-  endCut() {
-    const cut = this.cut;
-    if (cut === null) return;
-    const dropped = cut.dropped + cut.headBytes - Buffer.byteLength(cut.head, "utf8");
-    this.emit(`${cut.head}[\u2026 ${dropped} more bytes of this line not kept \u2026]`);
-    this.cut = null;
-  }
-};
-var OutputTail = class {
-  window;
-  constructor(maxBytes) {
-    this.window = new TailWindow(maxBytes);
-  }
-  push(chunk) {
-    this.window.push(chunk);
-  }
-  /** Bytes discarded from the front so far. */
-  get droppedBytes() {
-    return this.window.droppedBytes;
-  }
-  /** The kept tail as UTF-8 text, prefixed with a marker when bytes were dropped. */
-  text() {
-    const bytes = this.window.bytes();
-    if (this.window.droppedBytes === 0) return bytes.toString("utf8");
-    return `[\u2026 ${this.window.droppedBytes} earlier bytes not kept \u2026]
-${fromWholeCharacter(bytes).toString("utf8")}`;
-  }
-};
-function childEchoFence(echo) {
-  return new CommandFence(
-    echo.write,
-    echo.fenceWorkflowCommands,
-    new EchoBudget(echo.limitBytes ?? DEFAULT_LOG_LIMIT_BYTES)
-  );
-}
-var DEFAULT_TAIL = 64 * 1024;
-var NEWLINE = Buffer.from("\n");
-var ChildOutput = class {
-  constructor(options3) {
-    this.options = options3;
-    const tailBytes = options3.tailBytes ?? DEFAULT_TAIL;
-    this.stdoutTail = new OutputTail(tailBytes);
-    this.stderrTail = new OutputTail(tailBytes);
-    this.fence = options3.echo ? childEchoFence(options3.echo) : null;
-    const maxLine = options3.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    const framed = this.fence !== null || options3.onOutput !== void 0;
-    this.stdoutFramer = framed || options3.onStdoutLine !== void 0 ? this.framer("stdout", options3.onStdoutLine, maxLine) : null;
-    this.stderrFramer = framed || options3.onStderrLine !== void 0 ? this.framer("stderr", options3.onStderrLine, maxLine) : null;
-  }
-  options;
-  stdoutTail;
-  stderrTail;
-  fence;
-  stdoutFramer;
-  stderrFramer;
-  /** The line callbacks' cutters, ended with the streams. */
-  lineCutters = [];
-  ended = false;
-  stdout(chunk) {
-    if (this.ended) return;
-    this.stdoutTail.push(chunk);
-    this.options.onStdoutData?.(chunk);
-    this.stdoutFramer?.push(chunk);
-  }
-  stderr(chunk) {
-    if (this.ended) return;
-    this.stderrTail.push(chunk);
-    this.stderrFramer?.push(chunk);
-  }
-  /** The kept tails as text (see {@link OutputTail.text}). */
-  tails() {
-    return { stdoutTail: this.stdoutTail.text(), stderrTail: this.stderrTail.text() };
-  }
-  /**
-   * Flushes each stream's unfinished last line (stdout's, then stderr's) and closes the fence; later
-   * chunks reach nobody. Idempotent.
-   */
-  end() {
-    if (this.ended) return;
-    this.stdoutFramer?.flush();
-    this.stderrFramer?.flush();
-    for (const cutter of this.lineCutters) cutter.finish();
-    this.ended = true;
-    this.fence?.close();
-  }
-  framer(stream, onLine, maxLineBytes) {
-    const lines = onLine !== void 0 ? new BoundedLines(onLine, maxLineBytes) : null;
-    if (lines !== null) this.lineCutters.push(lines);
-    const decoder2 = this.fence !== null ? new StringDecoder2("utf8") : null;
-    return new LineFramer((kind, bytes) => {
-      this.options.onOutput?.({ stream, kind, bytes });
-      if (decoder2 !== null)
-        this.fence?.bytes(kind === "last" ? Buffer.concat([bytes, NEWLINE]) : bytes, decoder2);
-      lines?.piece(kind, bytes);
-    }, maxLineBytes);
-  }
-};
-
-// src/proc/orphan-guard.ts
-import { spawn } from "node:child_process";
-
-// src/proc/trusted-tools.ts
-import { accessSync as accessSync2, constants as constants2, realpathSync, statSync as statSync2 } from "node:fs";
-import { basename as basename2, delimiter as delimiter2, dirname as dirname2, isAbsolute as isAbsolute2, join as join7, relative as relative2, resolve, sep } from "node:path";
-var TOOL_NAMES = ["git", "sh", "npm"];
-var UntrustedToolError = class extends Error {
-  constructor(tool, message) {
-    super(message);
-    this.tool = tool;
-    this.name = "UntrustedToolError";
-  }
-  tool;
-};
-var STICKY = 512;
-var GROUP_OR_OTHER_WRITE = 18;
-function within(path2, root) {
-  const rel = relative2(root, path2);
-  return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute2(rel));
-}
-function ownerOrModeProblem(path2, st, o) {
-  if (!o.owners.includes(st.uid))
-    return `${path2} is owned by uid ${st.uid}, not root or the engine's own user (uid ${o.owners.join(", ")})`;
-  if ((st.mode & GROUP_OR_OTHER_WRITE) !== 0 && !(o.stickyOk && (st.mode & STICKY) !== 0))
-    return `${path2} is writable by its group or by others (mode ${(st.mode & 4095).toString(8)})`;
-  return null;
-}
-function folderChainProblem(dir, owners, selfStickyOk) {
-  for (let d = dir; ; d = dirname2(d)) {
-    const problem = ownerOrModeProblem(d, statSync2(d), { owners, stickyOk: d !== dir || selfStickyOk });
-    if (problem !== null) return problem;
-    if (dirname2(d) === d) return null;
-  }
-}
-function rootProblem(path2, roots) {
-  for (const root of roots) {
-    let real2;
-    try {
-      real2 = realpathSync(root);
-    } catch {
-      real2 = resolve(root);
-    }
-    if (within(path2, real2) || within(path2, resolve(root)))
-      return `${path2} lies in ${root}, which the pull request can write`;
-  }
-  return null;
-}
-function ownersOf(ctx) {
-  return ctx.owners ?? [0, ...process.getuid !== void 0 ? [process.getuid()] : []];
-}
-function checkExecutable(candidate, ctx) {
-  const owners = ownersOf(ctx);
-  try {
-    const dir = realpathSync(dirname2(resolve(candidate)));
-    const path2 = join7(dir, basename2(candidate));
-    const real2 = realpathSync(path2);
-    const st = statSync2(real2);
-    if (!st.isFile()) return { reason: `${real2} is not a regular file` };
-    accessSync2(real2, constants2.X_OK);
-    const problem = rootProblem(path2, ctx.untrustedRoots) ?? rootProblem(real2, ctx.untrustedRoots) ?? folderChainProblem(dir, owners, true) ?? folderChainProblem(dirname2(real2), owners, true) ?? ownerOrModeProblem(real2, st, { owners, stickyOk: false });
-    return problem === null ? { path: path2 } : { reason: problem };
-  } catch (error63) {
-    return { reason: `${candidate}: ${error63.code ?? String(error63)}` };
-  }
-}
-function pathFolderProblem(folder, ctx) {
-  try {
-    const real2 = realpathSync(folder);
-    return rootProblem(real2, ctx.untrustedRoots) ?? rootProblem(resolve(folder), ctx.untrustedRoots) ?? folderChainProblem(real2, ownersOf(ctx), false);
-  } catch (error63) {
-    return `${folder}: ${error63.code ?? String(error63)}`;
-  }
-}
-function resolveTool(name, ctx, skipped) {
-  const searched = ctx.pathEnv ?? "";
-  const candidates = name === "sh" ? ["/bin/sh"] : searched.split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder)).map((folder) => join7(folder, name));
-  const passed = [];
-  for (const candidate of candidates) {
-    let executable = false;
-    try {
-      accessSync2(candidate, constants2.X_OK);
-      executable = true;
-    } catch {
-    }
-    if (!executable) continue;
-    const checked = checkExecutable(candidate, ctx);
-    if ("path" in checked) {
-      skipped.push(...passed);
-      return { kind: "found", path: checked.path };
-    }
-    passed.push(`${candidate}: ${checked.reason}`);
-  }
-  skipped.push(...passed);
-  const where = name === "sh" ? "at /bin/sh" : `on PATH (${JSON.stringify(searched)})`;
-  const why2 = passed.length > 0 ? `; passed over: ${passed.join("; ")}` : "";
-  return {
-    kind: "missing",
-    message: `no trusted ${name} ${where}: the engine runs ${name} only from a folder nothing the pull request can write (not the workspace, RUNNER_TEMP or the separate user's home; owned by root or the engine's user; not writable by group or others)${why2}. Install ${name} in a system folder (e.g. /usr/bin) that is on PATH`
-  };
-}
-function resolveTrustedTools(ctx) {
-  const skipped = [];
-  const tools = Object.fromEntries(
-    TOOL_NAMES.map((name) => [name, resolveTool(name, ctx, skipped)])
-  );
-  const path2 = (ctx.pathEnv ?? "").split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder) && pathFolderProblem(folder, ctx) === null).join(delimiter2);
-  return { tools, path: path2, skipped };
-}
-var configured = null;
-function configureTrustedTools(ctx) {
-  configured = resolveTrustedTools(ctx);
-  return configured;
-}
-function trustedCommand(name, fallback = name) {
-  if (configured === null) return fallback;
-  const tool = configured.tools[name];
-  if (tool.kind === "missing") throw new UntrustedToolError(name, tool.message);
-  return tool.path;
-}
-function trustedPathSetting() {
-  return configured === null ? {} : { PATH: configured.path };
-}
-
-// src/proc/orphan-guard.ts
-var GUARD_NAME = "evidence-gate-orphan-guard";
-var GUARD_SCRIPT = `groups=' '
-while read -r line; do
-  id=\${line#?}
-  case $line in
-    +*) case $groups in *" $id "*) ;; *) groups="$groups$id " ;; esac ;;
-    -*) case $groups in *" $id "*) groups="\${groups%% $id *} \${groups#* $id }" ;; esac ;;
-  esac
-done
-for id in $groups; do
-  case $id in
-    s*) /usr/bin/sudo -n kill -s KILL -- "-\${id#s}" 2>/dev/null ;;
-    *) kill -s KILL -- "-$id" 2>/dev/null ;;
-  esac
-done
-exit 0`;
-var guard = null;
-var live = /* @__PURE__ */ new Set();
-function runningGuard() {
-  if (guard !== null && guard.exitCode === null && guard.signalCode === null && guard.stdin?.writable)
-    return guard;
-  let started2;
-  try {
-    started2 = spawn(trustedCommand("sh", "/bin/sh"), ["-c", GUARD_SCRIPT, GUARD_NAME], {
-      env: { PATH: "/usr/bin:/bin" },
-      stdio: ["pipe", "ignore", "ignore"],
-      // Its own group: a signal to the engine's group (Ctrl-C) must not end the guard before the engine
-      // has stopped its children.
-      detached: true
-    });
-  } catch {
-    return null;
-  }
-  started2.on("error", () => {
-  });
-  started2.stdin?.on("error", () => {
-  });
-  started2.unref();
-  started2.stdin?.unref?.();
-  guard = started2;
-  if (live.size > 0) started2.stdin?.write([...live].map((id2) => `+${id2}
-`).join(""));
-  return started2;
-}
-function guardGroup(pgid, o = {}) {
-  const id2 = o.throughSudo === true ? `s${pgid}` : String(pgid);
-  live.add(id2);
-  runningGuard()?.stdin?.write(`+${id2}
-`);
-  let released = false;
-  return {
-    release: () => {
-      if (released) return;
-      released = true;
-      live.delete(id2);
-      if (guard !== null && guard.exitCode === null && guard.signalCode === null && guard.stdin?.writable)
-        guard.stdin.write(`-${id2}
-`);
-    }
-  };
-}
-
-// src/proc/run-process.ts
-var MAX_TIMER_MS = 2147483647;
-var DRAIN_GRACE_MS = 2e3;
-function killGroup(pid, signal2, identity) {
-  signalAs(identity, [-pid], signal2);
-}
-function runProcess(options3) {
-  const started2 = Date.now();
-  return new Promise((resolve15) => {
-    if (options3.signal?.aborted) {
-      resolve15({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
-      return;
-    }
-    let start;
-    let child;
-    try {
-      start = startLine(options3);
-      child = spawn2(start.file, start.args, {
-        cwd: options3.cwd,
-        env: start.env,
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true
-      });
-    } catch (error63) {
-      resolve15({ kind: "spawn_failed", message: String(error63), durationMs: Date.now() - started2 });
-      return;
-    }
-    superviseChild(child, { ...options3, marker: start.marker, scope: currentChildScope() }, started2, resolve15);
-  });
-}
-function startLine(options3) {
-  const [command, commandArgs] = options3.shell ? [trustedCommand("sh", "/bin/sh"), ["-c", options3.command]] : [options3.command, [...options3.args ?? []]];
-  if (options3.prCode !== true)
-    return { file: command, args: commandArgs, env: { ...options3.env }, marker: null };
-  const { file: file2, args } = currentChildScope()?.launch(command, commandArgs) ?? {
-    file: command,
-    args: commandArgs
-  };
-  const marker = randomUUID2();
-  const env = { ...options3.env, [SPAWN_MARKER]: marker };
-  const identity = currentChildIdentity();
-  return identity === null ? { file: file2, args, env, marker } : { ...commandAs(identity, file2, args, env), marker };
-}
-function superviseChild(child, options3, started2, resolve15) {
-  const output2 = new ChildOutput(options3);
-  const pid = child.pid ?? null;
-  const identity = options3.marker !== null ? options3.scope?.identity ?? null : null;
-  const guard2 = pid !== null && options3.orphanGuard !== false ? guardGroup(pid, { throughSudo: identity?.via === "sudo" && process.getuid?.() !== 0 }) : null;
-  const startTicks = pid !== null && options3.marker !== null ? startTicksOf(pid) : null;
-  let stopReason = null;
-  const timers = [];
-  let settled = false;
-  const stop = (reason) => {
-    if (stopReason !== null || pid === null) return;
-    stopReason = reason;
-    killGroup(pid, "SIGTERM", identity);
-    const kill = setTimeout(() => killGroup(pid, "SIGKILL", identity), options3.killGraceMs ?? 3e3);
-    kill.unref();
-    timers.push(kill);
-  };
-  if (options3.timeoutMs !== void 0) {
-    timers.push(setTimeout(() => stop({ kind: "timed_out" }), Math.min(options3.timeoutMs, MAX_TIMER_MS)));
-  }
-  const onAbort = () => stop({ kind: "cancelled" });
-  options3.signal?.addEventListener("abort", onAbort, { once: true });
-  child.stdout?.on("data", (chunk) => output2.stdout(chunk));
-  child.stderr?.on("data", (chunk) => output2.stderr(chunk));
-  const finish2 = (result) => {
-    if (settled) return;
-    settled = true;
-    guard2?.release();
-    for (const timer of timers) clearTimeout(timer);
-    options3.signal?.removeEventListener("abort", onAbort);
-    output2.end();
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-    resolve15(result);
-  };
-  child.on("error", (error63) => {
-    finish2({ kind: "spawn_failed", message: error63.message, durationMs: Date.now() - started2 });
-  });
-  const settle2 = (code, signal2) => {
-    if (settled) return;
-    output2.end();
-    const leftBehind = options3.marker !== null ? killMarked(options3.marker, pid, startTicks, identity).length : void 0;
-    if (options3.scope !== null && leftBehind !== void 0) options3.scope.leftBehind += leftBehind;
-    const streams = {
-      ...output2.tails(),
-      durationMs: Date.now() - started2,
-      pid,
-      ...leftBehind !== void 0 ? { leftBehind } : {}
-    };
-    if (pid !== null) killGroup(pid, "SIGKILL", identity);
-    finish2(resultOf(streams, { stopReason, code, signal: signal2, timeoutMs: options3.timeoutMs ?? 0 }));
-  };
-  child.on("exit", (code, signal2) => {
-    const drain = setTimeout(() => settle2(code, signal2), options3.drainGraceMs ?? DRAIN_GRACE_MS);
-    drain.unref();
-    timers.push(drain);
-    child.on("close", () => settle2(code, signal2));
-  });
-}
-function resultOf(streams, end) {
-  if (end.stopReason?.kind === "timed_out")
-    return { ...streams, kind: "timed_out", timeoutMs: end.timeoutMs };
-  if (end.stopReason?.kind === "cancelled") return { ...streams, kind: "cancelled" };
-  if (end.code !== null) return { ...streams, kind: "exited", exitCode: end.code };
-  return { ...streams, kind: "signalled", signal: end.signal ?? "unknown" };
-}
-
-// src/evidence/ignored-files.ts
-import { lstatSync, readdirSync as readdirSync3, realpathSync as realpathSync3 } from "node:fs";
-import { isAbsolute as isAbsolute4, relative as relative4, sep as sep2 } from "node:path";
-
-// src/proc/trusted-git.ts
-import { AsyncLocalStorage as AsyncLocalStorage2 } from "node:async_hooks";
-import { realpathSync as realpathSync2 } from "node:fs";
-import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve2 } from "node:path";
-var PINNED_EVERYWHERE = [
-  ["core.fsmonitor", "false"],
-  ["core.hooksPath", "/dev/null"],
-  ["core.pager", "cat"],
-  ["core.askPass", ""]
-];
-var PINNED_BEFORE_SCOPE = [
-  ["protocol.allow", "never"],
-  ["protocol.file.allow", "always"],
-  ["protocol.http.allow", "always"],
-  ["protocol.https.allow", "always"],
-  ["protocol.ssh.allow", "always"],
-  ["core.sshCommand", "ssh"],
-  ["credential.helper", ""],
-  ["core.alternateRefsCommand", "true"],
-  ["gc.auto", "0"],
-  ["maintenance.auto", "false"],
-  ["submodule.recurse", "false"],
-  ["fetch.recurseSubmodules", "false"]
-];
-var checkoutGuarded = false;
-function guardCheckoutConfiguration(on3 = true) {
-  checkoutGuarded = on3;
-}
-function checkoutConfigurationGuarded() {
-  return checkoutGuarded;
-}
-var CHECKOUT_PROGRAM_KEYS_ARGS = [
-  "config",
-  "--show-scope",
-  "--name-only",
-  "--get-regexp",
-  "^(filter|remote)\\."
-];
-function checkoutProgramPins(listed2) {
-  const pins = /* @__PURE__ */ new Map();
-  for (const line2 of listed2.split("\n")) {
-    const [scope, key] = line2.split("	");
-    if (key === void 0 || scope !== "local" && scope !== "worktree") continue;
-    const lower = key.toLowerCase();
-    const filter = /^filter\.(.+)\.[^.]+$/s.exec(key);
-    if (filter !== null) {
-      const name = filter[1];
-      for (const field of ["clean", "smudge", "process"]) pins.set(`filter.${name}.${field}`, "");
-      pins.set(`filter.${name}.required`, "false");
-      continue;
-    }
-    const remote = /^remote\.(.+)\.(uploadpack|receivepack)$/is.exec(key);
-    if (remote !== null) pins.set(key, lower.endsWith("uploadpack") ? "git-upload-pack" : "git-receive-pack");
-  }
-  return [...pins].flatMap(([key, value]) => ["-c", `${key}=${value}`]);
-}
-var PINNED_TRUSTED = [
-  ["core.attributesFile", "/dev/null"],
-  ["core.excludesFile", "/dev/null"],
-  ["core.untrackedCache", "false"],
-  ["core.splitIndex", "false"],
-  ["protocol.allow", "never"],
-  ["protocol.file.allow", "always"],
-  ["protocol.http.allow", "always"],
-  ["protocol.https.allow", "always"],
-  ["uploadpack.packObjectsHook", ""],
-  ["submodule.recurse", "false"]
-];
-var ENV_EVERYWHERE = { GIT_NO_REPLACE_OBJECTS: "1" };
-var TRUSTED_ENV = {
-  ...ENV_EVERYWHERE,
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_ATTR_NOSYSTEM: "1",
-  GIT_PAGER: "cat",
-  PAGER: "cat",
-  GIT_TERMINAL_PROMPT: "0"
-};
-var storage2 = new AsyncLocalStorage2();
-function withTrustedGit(dir, body, hidden = () => []) {
-  return storage2.run({ ...dir, hidden }, body);
-}
-function hiddenPaths(cwd) {
-  const trusted = storage2.getStore();
-  if (trusted === void 0 || !onTrustedGit(cwd)) return [];
-  const root = real(trusted.workTree);
-  return trusted.hidden().map((path2) => relative3(root, real(path2))).filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute3(rel)).map((rel) => rel.split("\\").join("/"));
-}
-function currentTrustedGit() {
-  return storage2.getStore() ?? null;
-}
-function onTrustedGit(cwd) {
-  const trusted = currentTrustedGit();
-  return trusted !== null && isInside(cwd, trusted.workTree);
-}
-function real(path2) {
-  try {
-    return realpathSync2(path2);
-  } catch {
-    return resolve2(path2);
-  }
-}
-function isInside(dir, root) {
-  const rel = relative3(real(root), real(dir));
-  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
-}
-var configArgs = (pairs) => pairs.flatMap(([key, value]) => ["-c", `${key}=${value}`]);
-function engineGitCall(args, o) {
-  const trusted = currentTrustedGit();
-  if (trusted === null || !onTrustedGit(o.cwd)) {
-    const before = checkoutGuarded && trusted === null ? configArgs(PINNED_BEFORE_SCOPE) : [];
-    return {
-      args: [...configArgs(PINNED_EVERYWHERE), ...before, ...args],
-      baseEnv: o.baseEnv,
-      set: { ...ENV_EVERYWHERE, ...o.set },
-      trusted: false
-    };
-  }
-  return {
-    args: [
-      `--git-dir=${trusted.gitDir}`,
-      `--work-tree=${trusted.workTree}`,
-      ...configArgs(PINNED_EVERYWHERE),
-      ...configArgs(PINNED_TRUSTED),
-      ...args
-    ],
-    baseEnv: Object.fromEntries(Object.entries(o.baseEnv).filter(([name]) => !/^GIT_/i.test(name))),
-    set: { ...TRUSTED_ENV, HOME: trusted.home, XDG_CONFIG_HOME: trusted.home, ...o.set },
-    trusted: true
-  };
-}
-
-// src/proc/git.ts
-var GitError = class extends Error {
-  constructor(args, detail) {
-    super(`git ${args.join(" ")} failed: ${detail}`);
-    this.args = args;
-    this.detail = detail;
-    this.name = "GitError";
-  }
-  args;
-  detail;
-};
-async function beforeScopePins(args, options3) {
-  if (!checkoutConfigurationGuarded() || currentTrustedGit() !== null) return [];
-  if (args.some((arg) => arg.startsWith("--git-dir="))) return [];
-  try {
-    const listed2 = await runGit(CHECKOUT_PROGRAM_KEYS_ARGS, options3, { tailBytes: 1024 * 1024 }, []);
-    return checkoutProgramPins(listed2.stdoutTail);
-  } catch (error63) {
-    if (error63 instanceof GitError) return [];
-    throw error63;
-  }
-}
-async function runGit(args, options3, output2, pins) {
-  const before = pins ?? await beforeScopePins(args, options3);
-  const call = engineGitCall([...before, ...args], {
-    cwd: options3.cwd,
-    baseEnv: options3.baseEnv ?? process.env,
-    set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options3.set }
-  });
-  const result = await runProcess({
-    // The action's trusted git (resolved at start, never a PATH entry the pull request can write).
-    command: trustedCommand("git"),
-    args: call.args,
-    cwd: options3.cwd,
-    env: buildChildEnv({
-      base: call.baseEnv,
-      child: { kind: "git" },
-      knownSecrets: options3.knownSecrets ?? [],
-      set: call.set
-    }),
-    timeoutMs: options3.timeoutMs ?? 12e4,
-    // Local git ends by itself within its timeout: no orphan guard (one more process per git call).
-    orphanGuard: false,
-    ...output2
-  });
-  if (result.kind !== "exited") {
-    throw new GitError(args, result.kind === "spawn_failed" ? result.message : result.kind);
-  }
-  if (result.exitCode !== 0) {
-    throw new GitError(args, `exit ${result.exitCode}: ${result.stderrTail.trim().slice(-2e3)}`);
-  }
-  return result;
-}
-async function git(args, options3) {
-  const result = await runGit(args, options3, { tailBytes: 8 * 1024 * 1024 });
-  return result.stdoutTail.replace(/\n$/, "");
-}
-async function gitStream(args, options3) {
-  await runGit(args, options3, {
-    tailBytes: 64 * 1024,
-    onStdoutData: options3.onStdout,
-    ...options3.signal !== void 0 ? { signal: options3.signal } : {}
-  });
-}
-
-// src/evidence/evidence-tree.ts
-import { mkdtemp, rm as rm2, stat as stat3 } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join as join8 } from "node:path";
-
-// src/evidence/seed-index.ts
-import { createHash as createHash2 } from "node:crypto";
-import { readFile, rm, stat as stat2, utimes, writeFile } from "node:fs/promises";
-var SEEDS_KEPT = 32;
-var SEED_BYTES_KEPT = 256 * 1024 * 1024;
-var STAT_BYTES = 40;
-var CTIME_SECONDS_AT = 0;
-var MODE_AT = 24;
-var SIZE_AT = 36;
-var EXTENDED = 16384;
-function smudgedSince(bytes, sinceSecond) {
-  const checked = checksummedBody(bytes);
-  if (checked === null) return null;
-  const body = Buffer.from(checked.body);
-  const read = walkEntries(body, checked.idLength, (start) => {
-    if (body.readUInt32BE(start + CTIME_SECONDS_AT) >= sinceSecond) body.writeUInt32BE(0, start + SIZE_AT);
-  });
-  if (!read) return null;
-  return Buffer.concat([body, createHash2(checked.algorithm).update(body).digest()]);
-}
-var GITLINK_MODE = 57344;
-function gitlinkPaths(bytes) {
-  const checked = checksummedBody(bytes);
-  if (checked === null) return null;
-  const paths = [];
-  const { body } = checked;
-  const read = walkEntries(body, checked.idLength, (start, pathAt, end) => {
-    if ((body.readUInt32BE(start + MODE_AT) & 61440) === GITLINK_MODE) {
-      paths.push(body.toString("utf8", pathAt, end));
-    }
-  });
-  return read ? paths : null;
-}
-function checksummedBody(bytes) {
-  for (const [algorithm, idLength] of [
-    ["sha1", 20],
-    ["sha256", 32]
-  ]) {
-    if (bytes.length < 12 + idLength) continue;
-    const body = bytes.subarray(0, bytes.length - idLength);
-    if (createHash2(algorithm).update(body).digest().equals(bytes.subarray(bytes.length - idLength))) {
-      return { body, idLength, algorithm };
-    }
-  }
-  return null;
-}
-function walkEntries(body, idLength, visit2) {
-  if (body.toString("latin1", 0, 4) !== "DIRC") return false;
-  const version2 = body.readUInt32BE(4);
-  if (version2 !== 2 && version2 !== 3) return false;
-  const count3 = body.readUInt32BE(8);
-  let at = 12;
-  for (let i = 0; i < count3; i++) {
-    const start = at;
-    const flagsAt = start + STAT_BYTES + idLength;
-    if (flagsAt + 2 > body.length) return false;
-    const flags = body.readUInt16BE(flagsAt);
-    let pathAt = flagsAt + 2;
-    if ((flags & EXTENDED) !== 0) {
-      if (version2 < 3) return false;
-      pathAt += 2;
-    }
-    const end = body.indexOf(0, pathAt);
-    if (end <= pathAt) return false;
-    at = start + (end - start + 8 & ~7);
-    if (at > body.length) return false;
-    visit2(start, pathAt, end);
-  }
-  while (at < body.length) {
-    if (at + 8 > body.length) return false;
-    if (body.toString("latin1", at, at + 4) === "link") return false;
-    at += 8 + body.readUInt32BE(at + 4);
-  }
-  return at === body.length;
-}
-var SeedIndexes = class {
-  #seeds = /* @__PURE__ */ new Map();
-  #bytes = 0;
-  /** The kept seed of `key`, or `null`. */
-  get(key) {
-    const seed = this.#seeds.get(key);
-    if (seed === void 0) return null;
-    this.#seeds.delete(key);
-    this.#seeds.set(key, seed);
-    return seed;
-  }
-  /**
-   * Keeps `indexFile` (git-written by an `add -A` that began in second `readSince`) as `key`'s seed,
-   * smudged ({@link smudgedSince}). A seed that cannot be kept is no error: the next tree starts from
-   * `HEAD` and reads every file.
-   */
-  async keep(key, indexFile, readSince) {
-    this.#drop(key);
-    try {
-      const [bytes, written] = await Promise.all([readFile(indexFile), stat2(indexFile)]);
-      const smudged = smudgedSince(bytes, readSince);
-      if (smudged === null || smudged.length > SEED_BYTES_KEPT) return;
-      this.#seeds.set(key, { bytes: smudged, mtimeMs: written.mtimeMs });
-      this.#bytes += smudged.length;
-      while (this.#seeds.size > SEEDS_KEPT || this.#bytes > SEED_BYTES_KEPT) {
-        this.#drop(this.#seeds.keys().next().value);
-      }
-    } catch {
-      this.#drop(key);
-    }
-  }
-  #drop(key) {
-    const seed = this.#seeds.get(key);
-    if (seed === void 0) return;
-    this.#seeds.delete(key);
-    this.#bytes -= seed.bytes.length;
-  }
-};
-var seedIndexes = new SeedIndexes();
-async function copySeed(seed, indexFile) {
-  if (seed === null) return false;
-  try {
-    await writeFile(indexFile, seed.bytes, { mode: 384 });
-    const backdated = new Date(seed.mtimeMs - 1e3);
-    await utimes(indexFile, backdated, backdated);
-    return true;
-  } catch {
-    await rm(indexFile, { force: true });
-    return false;
-  }
-}
-
-// src/evidence/evidence-tree.ts
-var NotAGitRepositoryError = class extends Error {
-  constructor(dir, detail) {
-    super(
-      `${dir} is not inside a git working tree (${detail}); evidence-gate records the evidence tree and the starting commit with git. Run it in a checkout (actions/checkout, or git clone / git init).`
-    );
-    this.dir = dir;
-    this.detail = detail;
-    this.name = "NotAGitRepositoryError";
-  }
-  dir;
-  detail;
-};
-var NoCommitError = class extends Error {
-  constructor(dir) {
-    super(`${dir} is a git repository with no commit yet: there is no starting commit to verify against.`);
-    this.dir = dir;
-    this.name = "NoCommitError";
-  }
-  dir;
-};
-var gitOptions = (cwd, context, set2) => ({
-  cwd,
-  ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
-  ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
-  ...set2 !== void 0 ? { set: set2 } : {}
-});
-async function workTreeRoot(dir, context = {}) {
-  try {
-    if (!(await stat3(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
-  } catch (error63) {
-    if (error63 instanceof NotAGitRepositoryError) throw error63;
-    throw new NotAGitRepositoryError(dir, "the directory does not exist");
-  }
-  let root;
-  try {
-    root = await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
-  } catch (error63) {
-    if (error63 instanceof GitError && /not a git repository|must be run in a work tree/i.test(error63.detail)) {
-      throw new NotAGitRepositoryError(dir, "git rev-parse --show-toplevel found none");
-    }
-    throw error63;
-  }
-  if (!isInside(dir, root)) {
-    throw new NotAGitRepositoryError(
-      dir,
-      `git names ${root} as its work tree, which does not contain it: core.worktree points elsewhere`
-    );
-  }
-  return root;
-}
-async function headCommit(root, context) {
-  try {
-    return await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], gitOptions(root, context));
-  } catch (error63) {
-    if (error63 instanceof GitError) return null;
-    throw error63;
-  }
-}
-function nulFields(bytes) {
-  const fields = bytes.toString("utf8").split("\0");
-  if (fields.at(-1) === "") fields.pop();
-  return fields;
-}
-var EVIDENCE_TREE_PINS = [
-  "-c",
-  "core.ignoreStat=false",
-  "-c",
-  "core.checkStat=default",
-  "-c",
-  "core.trustctime=true",
-  "-c",
-  "core.untrackedCache=false",
-  "-c",
-  "core.splitIndex=false",
-  // What `add -A` takes from the files: every path (no sparse patterns), the mode and link bits as they are,
-  // names as they are spelled, bytes as they are (no CRLF folding without an attribute; attribute
-  // conversions are the gap check's: evidence-gaps.ts).
-  "-c",
-  "core.sparseCheckout=false",
-  "-c",
-  "core.fileMode=true",
-  "-c",
-  "core.symlinks=true",
-  "-c",
-  "core.ignoreCase=false",
-  "-c",
-  "core.autocrlf=false",
-  // A seed is kept only in a form seed-index.ts reads (`feature.manyFiles` would ask for version 4 and no
-  // checksum).
-  "-c",
-  "index.version=2",
-  "-c",
-  "index.skipHash=false"
-];
-async function withWorkingTreeIndex(repoDir, context, task2) {
-  const root = await workTreeRoot(repoDir, context);
-  const tempDir = await mkdtemp(join8(tmpdir(), "evidence-gate-index-"));
-  const indexFile = join8(tempDir, "index");
-  try {
-    const readSince = Math.floor(Date.now() / 1e3) - 1;
-    const seedKey = `${currentTrustedGit()?.gitDir ?? ""}\0${root}`;
-    const scoped = (args) => git([...EVIDENCE_TREE_PINS, ...args], gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
-    if (!await copySeed(seedIndexes.get(seedKey), indexFile)) {
-      try {
-        await scoped(["read-tree", "HEAD"]);
-      } catch (error63) {
-        if (!(error63 instanceof GitError)) throw error63;
-        await rm2(indexFile, { force: true });
-      }
-    }
-    const hidden = hiddenPaths(root).map((rel) => `:(top,literal)${rel}`);
-    if (hidden.length > 0) {
-      await scoped(["rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", ...hidden]);
-      const excluded = hidden.map((spec) => spec.replace(":(top,literal)", ":(top,literal,exclude)"));
-      await scoped(["add", "-A", "--", ":/", ...excluded]);
-    } else await scoped(["add", "-A"]);
-    await seedIndexes.keep(seedKey, indexFile, readSince);
-    await context.indexOverlay?.apply({ root, git: scoped });
-    return await task2({ root, git: scoped, indexFile });
-  } finally {
-    await rm2(tempDir, { recursive: true, force: true });
-  }
-}
-async function evidenceTree(repoDir, context = {}) {
-  return (await evidenceTreeAndRoot(repoDir, context)).tree;
-}
-function evidenceTreeAndRoot(repoDir, context = {}) {
-  return withWorkingTreeIndex(repoDir, context, async (scope) => ({
-    tree: await scope.git(["write-tree"]),
-    root: scope.root
-  }));
-}
-var sameSha = (a, b) => a.toLowerCase() === b.toLowerCase();
-async function startingCommit(repoDir, options3 = {}) {
-  const root = await workTreeRoot(repoDir, options3);
-  const sha3 = await headCommit(root, options3);
-  if (sha3 === null) throw new NoCommitError(root);
-  const raw2 = await git(["cat-file", "commit", sha3], gitOptions(root, options3));
-  const header2 = raw2.split("\n\n", 1)[0] ?? "";
-  let tree = "";
-  const parents = [];
-  for (const line2 of header2.split("\n")) {
-    if (line2.startsWith("tree ")) tree = line2.slice(5).trim();
-    else if (line2.startsWith("parent ")) parents.push(line2.slice(7).trim());
-  }
-  if (tree === "") throw new GitError(["cat-file", "commit", sha3], "commit has no tree line");
-  const isMergeOfHead = options3.prHead !== void 0 && parents.length === 2 && parents[1] !== void 0 && sameSha(parents[1], options3.prHead);
-  return { sha: sha3, tree, parents, isMergeOfHead };
-}
-var short = (sha3) => sha3.slice(0, 7);
-function describeStartingCommit(commit) {
-  const [base, head] = commit.parents;
-  if (commit.parents.length === 2 && base !== void 0 && head !== void 0 && commit.prHead !== void 0) {
-    if (sameSha(head, commit.prHead)) {
-      return `the merge of ${short(head)} into ${commit.baseRef ?? short(base)}`;
-    }
-  }
-  return short(commit.sha);
-}
-
-// src/evidence/ignored-fingerprint.ts
-import { createHash as createHash3 } from "node:crypto";
-var STAT_FIELDS = 5;
-function fingerprintOf(entries) {
-  const hash2 = createHash3("sha256");
-  hash2.update(`evidence-gate ignored-files v1 ${entries.paths.length}
-`);
-  let chunk = "";
-  for (let i = 0; i < entries.paths.length; i++) {
-    const at = i * STAT_FIELDS;
-    const s = entries.stats;
-    chunk += `${entries.paths[i]}\0${s[at]} ${s[at + 1]} ${s[at + 2]} ${s[at + 3]} ${s[at + 4]}
-`;
-    if (chunk.length > 65536) {
-      hash2.update(chunk, "latin1");
-      chunk = "";
-    }
-  }
-  hash2.update(chunk, "latin1");
-  return { kind: "fingerprint", hash: hash2.digest("hex"), files: entries.paths.length, entries };
-}
-function sameStats(a, i, b, j) {
-  for (let f = 0; f < STAT_FIELDS; f++) if (a[i * STAT_FIELDS + f] !== b[j * STAT_FIELDS + f]) return false;
-  return true;
-}
-function walkEntries2(a, b, visit2) {
-  let i = 0;
-  let j = 0;
-  while (i < a.paths.length || j < b.paths.length) {
-    const p = a.paths[i];
-    const q = b.paths[j];
-    if (q === void 0 || p !== void 0 && p < q) visit2(p, i++, null);
-    else if (p === void 0 || q < p) visit2(q, null, j++);
-    else {
-      visit2(p, i++, j++);
-    }
-  }
-}
-
-// src/evidence/ignored-files-change.ts
-var MAX_CHANGE_EXAMPLES = 10;
-function compareIgnoredFiles(baseline, current, maxExamples = MAX_CHANGE_EXAMPLES) {
-  if (baseline.kind === "unknown") return { kind: "unknown", reason: baseline.reason };
-  if (current.kind === "unknown") {
-    if (current.overBound) {
-      return {
-        kind: "changed",
-        total: null,
-        examples: [],
-        note: `${current.reason}, against ${baseline.files} at the baseline`
-      };
-    }
-    return { kind: "unknown", reason: current.reason };
-  }
-  if (current.hash === baseline.hash) return { kind: "unchanged" };
-  const examples = [];
-  let total2 = 0;
-  walkEntries2(baseline.entries, current.entries, (path2, before, after) => {
-    if (before !== null && after !== null && sameStats(baseline.entries.stats, before, current.entries.stats, after))
-      return;
-    total2++;
-    if (examples.length < maxExamples) {
-      examples.push({
-        path: displayPath(path2),
-        change: before === null ? "added" : after === null ? "removed" : "modified"
-      });
-    }
-  });
-  if (total2 === 0) return { kind: "unchanged" };
-  return { kind: "changed", total: total2, examples };
-}
-function acceptVerifyChanges(baseline, before, after) {
-  if (baseline.kind !== "fingerprint" || before.kind !== "fingerprint" || after.kind !== "fingerprint")
-    return baseline;
-  if (before.hash === after.hash) return baseline;
-  const touched = /* @__PURE__ */ new Map();
-  walkEntries2(before.entries, after.entries, (path2, b, a) => {
-    if (b !== null && a !== null && sameStats(before.entries.stats, b, after.entries.stats, a)) return;
-    touched.set(path2, a);
-  });
-  const paths = [];
-  const values = [];
-  const push = (path2, stats, index) => {
-    paths.push(path2);
-    for (let f = 0; f < STAT_FIELDS; f++) values.push(stats[index * STAT_FIELDS + f]);
-  };
-  const base = baseline.entries;
-  const afterEntries = after.entries;
-  const touchedPaths = [...touched.keys()].sort();
-  let i = 0;
-  let t = 0;
-  while (i < base.paths.length || t < touchedPaths.length) {
-    const p = base.paths[i];
-    const q = touchedPaths[t];
-    if (q === void 0 || p !== void 0 && p < q) {
-      push(p, base.stats, i++);
-    } else {
-      const index = touched.get(q);
-      if (index !== null) push(q, afterEntries.stats, index);
-      if (p === q) i++;
-      t++;
-    }
-  }
-  return fingerprintOf({ paths, stats: Float64Array.from(values) });
-}
-function displayPath(latin1) {
-  return Buffer.from(latin1, "latin1").toString("utf8");
-}
-
-// src/evidence/ignored-files-data.ts
-function ignoredFilesToData(files) {
-  if (files.kind === "unknown") return files;
-  return {
-    kind: "fingerprint",
-    hash: files.hash,
-    files: files.files,
-    paths: files.entries.paths,
-    stats: Array.from(files.entries.stats)
-  };
-}
-function ignoredFilesFromData(data) {
-  const d = data;
-  if (d?.kind === "unknown" && typeof d.reason === "string") {
-    return { kind: "unknown", reason: d.reason, overBound: d.overBound === true };
-  }
-  if (d?.kind === "fingerprint" && typeof d.hash === "string" && typeof d.files === "number" && Array.isArray(d.paths) && d.paths.every((p) => typeof p === "string") && Array.isArray(d.stats) && d.stats.every((n) => typeof n === "number") && d.stats.length === d.paths.length * STAT_FIELDS) {
-    return {
-      kind: "fingerprint",
-      hash: d.hash,
-      files: d.files,
-      entries: { paths: d.paths, stats: Float64Array.from(d.stats) }
-    };
-  }
-  return {
-    kind: "unknown",
-    reason: "the saved baseline of the run's git-ignored files could not be read",
-    overBound: false
-  };
-}
-
-// src/evidence/ignored-files.ts
-var DEFAULT_MAX_IGNORED_FILES = 5e5;
-var NO_INDEX = "/proc/evidence-gate-no-index/index";
-var MISSING = -1;
-var UNREADABLE = -2;
-var STAT_SLICE = 2e3;
-async function ignoredFilesFingerprint(dir, options3 = {}) {
-  const max = options3.maxEntries ?? DEFAULT_MAX_IGNORED_FILES;
-  let root;
-  try {
-    root = options3.root ?? await workTreeRoot(dir, options3);
-  } catch (error63) {
-    return unknown2(`the git-ignored files could not be listed: ${messageOf(error63)}`);
-  }
-  const prefixes = excludedPrefixes(root, options3.exclude ?? []);
-  const runsPrefix = options3.excludeRunDirectoriesUnder === void 0 ? null : excludedPrefixes(root, [options3.excludeRunDirectoriesUnder])[0] ?? null;
-  const inRunDirectory = (path2) => runsPrefix !== null && path2.startsWith(runsPrefix) && RUN_DIRECTORY.test(path2.slice(runsPrefix.length));
-  const paths = [];
-  let overBound = false;
-  let pending = null;
-  const stop = new AbortController();
-  const take = (path2) => {
-    if (overBound || path2 === "" || prefixes.some((prefix) => path2.startsWith(prefix)) || inRunDirectory(path2))
-      return;
-    if (paths.length >= max) {
-      overBound = true;
-      stop.abort();
-      return;
-    }
-    paths.push(path2);
-  };
-  try {
-    await gitStream(["ls-files", "--others", "--ignored", "--exclude-standard", "-z"], {
-      cwd: root,
-      // No index: every ignored file on disk is listed, whatever an index says is tracked. The repository's
-      // index is written by whoever ran in it, and a file force-added there (`git add -f`) but not in HEAD
-      // is in no evidence tree (evidence-tree.ts): listed against it, it was in no record at all.
-      set: { GIT_INDEX_FILE: NO_INDEX },
-      ...options3.baseEnv !== void 0 ? { baseEnv: options3.baseEnv } : {},
-      ...options3.knownSecrets !== void 0 ? { knownSecrets: options3.knownSecrets } : {},
-      ...options3.timeoutMs !== void 0 ? { timeoutMs: options3.timeoutMs } : {},
-      signal: stop.signal,
-      onStdout: (chunk) => {
-        if (overBound) return;
-        const buf = pending === null ? chunk : Buffer.concat([pending, chunk]);
-        let start = 0;
-        for (let nul = buf.indexOf(0, start); nul !== -1; nul = buf.indexOf(0, start)) {
-          take(buf.toString("latin1", start, nul));
-          start = nul + 1;
-        }
-        pending = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
-      }
-    });
-  } catch (error63) {
-    if (!(overBound && error63 instanceof GitError)) {
-      return unknown2(`git ls-files (the git-ignored files) failed: ${messageOf(error63)}`);
-    }
-  }
-  if (pending !== null) take(pending.toString("latin1"));
-  for (const folder of paths.filter((path2) => path2.endsWith("/"))) {
-    filesUnder(root, folder, take);
-  }
-  if (overBound) {
-    return {
-      kind: "unknown",
-      overBound: true,
-      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`
-    };
-  }
-  paths.sort();
-  const stats = await statAll(root, paths);
-  return fingerprintOf({ paths, stats });
-}
-function filesUnder(root, folder, take) {
-  const rootBytes = Buffer.from(`${root}/`, "utf8");
-  const pending = [folder];
-  while (pending.length > 0) {
-    const dir = pending.pop();
-    let entries;
-    try {
-      entries = readdirSync3(Buffer.concat([rootBytes, Buffer.from(dir, "latin1")]), {
-        withFileTypes: true,
-        encoding: "buffer"
-      });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const path2 = `${dir}${entry.name.toString("latin1")}`;
-      if (entry.isDirectory()) {
-        take(`${path2}/`);
-        pending.push(`${path2}/`);
-      } else take(path2);
-    }
-  }
-}
-function unknown2(reason) {
-  return { kind: "unknown", reason, overBound: false };
-}
-function messageOf(error63) {
-  return error63 instanceof Error ? error63.message : String(error63);
-}
-var RUN_DIRECTORY = /^\d{8}-\d{6}-[0-9a-f]{6}\//;
-function excludedPrefixes(root, exclude) {
-  const prefixes = /* @__PURE__ */ new Set();
-  const realRoot = realOrSame(root);
-  for (const folder of exclude) {
-    if (!isAbsolute4(folder)) continue;
-    const rel = relative4(realRoot, realOrSame(folder));
-    if (rel === "" || rel.startsWith("..") || isAbsolute4(rel)) continue;
-    prefixes.add(Buffer.from(`${rel.split(sep2).join("/")}/`, "utf8").toString("latin1"));
-  }
-  return [...prefixes];
-}
-function realOrSame(path2) {
-  try {
-    return realpathSync3(path2);
-  } catch {
-    return path2;
-  }
-}
-async function statAll(root, paths) {
-  const stats = new Float64Array(paths.length * STAT_FIELDS);
-  const rootBytes = Buffer.from(`${root}/`, "utf8");
-  for (let i = 0; i < paths.length; i++) {
-    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve15) => setImmediate(resolve15));
-    const rel = paths[i];
-    const full = /^[\x20-\x7e]*$/.test(rel) ? `${root}/${rel}` : Buffer.concat([rootBytes, Buffer.from(rel, "latin1")]);
-    const at = i * STAT_FIELDS;
-    try {
-      const st = lstatSync(full, { throwIfNoEntry: false });
-      if (st === void 0) {
-        stats.fill(MISSING, at, at + STAT_FIELDS);
-        continue;
-      }
-      stats[at] = st.size;
-      stats[at + 1] = st.mtimeMs;
-      stats[at + 2] = st.ctimeMs;
-      stats[at + 3] = st.mode;
-      stats[at + 4] = st.ino;
-    } catch {
-      stats.fill(UNREADABLE, at, at + STAT_FIELDS);
-    }
-  }
-  return stats;
-}
-
-// src/evidence/runner-summaries.ts
-var ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
-function outputLines(text2) {
-  return text2.split("\n").map((line2) => line2.replace(ANSI, "").replace(/\r$/, ""));
-}
-function readRunnerSummaries(lines) {
-  const found = RECOGNISERS.map((recognise) => recognise === ava ? [] : recognise(lines, []));
-  found[RECOGNISERS.indexOf(ava)] = ava(lines, found.flat());
-  return found.flat();
-}
-function summary(fields) {
-  const names = [...new Set(fields.failedNames.map((name) => name.trim()).filter((name) => name !== ""))];
-  return { ...fields, failedNames: names.slice(0, RECEIPT_MAX_NAMES) };
-}
-function countWords(text2, separator, known) {
-  const counts2 = /* @__PURE__ */ new Map();
-  for (const part of text2.split(separator)) {
-    const match = /^\s*(\d+) ([a-z][a-z ]*?)\s*$/.exec(part);
-    if (match === null || !known.has(match[2])) return null;
-    counts2.set(match[2], (counts2.get(match[2]) ?? 0) + Number(match[1]));
-  }
-  return counts2;
-}
-function namesIn(lines, from, to, pattern) {
-  const names = [];
-  for (let i = Math.max(0, from); i < Math.min(to, lines.length); i++) {
-    const match = pattern.exec(lines[i]);
-    if (match !== null) names.push(match[1]);
-  }
-  return names;
-}
-function noTests(runner2, line2) {
-  return { runner: runner2, passed: 0, failed: 0, skipped: 0, failedNames: [], spread: false, line: line2 };
-}
-var nodeTest = (lines) => {
-  const found = [];
-  let previousEnd = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const head = /^(#|ℹ) tests (\d+)$/.exec(lines[i]);
-    if (head === null) continue;
-    const mark = head[1];
-    const fields = /* @__PURE__ */ new Map();
-    let end = i;
-    for (let j = i + 1; j < Math.min(lines.length, i + 9); j++) {
-      const field = /^(#|ℹ) (suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)$/.exec(
-        lines[j]
-      );
-      if (field === null || field[1] !== mark) break;
-      fields.set(field[2], Number(field[3]));
-      end = j;
-    }
-    if (!fields.has("pass") || !fields.has("fail")) continue;
-    const failed3 = fields.get("fail") + (fields.get("cancelled") ?? 0);
-    const names = mark === "#" ? namesIn(lines, previousEnd, i, /^\s*not ok \d+ - (.+)$/) : specFailingNames(lines, end + 1);
-    found.push(
-      summary({
-        runner: "node:test",
-        passed: fields.get("pass"),
-        failed: failed3,
-        skipped: (fields.get("skipped") ?? 0) + (fields.get("todo") ?? 0),
-        failedNames: names.filter((name) => !/ # (?:SKIP|TODO)\b/i.test(name)),
-        spread: false,
-        line: end
-      })
-    );
-    previousEnd = end + 1;
-    i = end;
-  }
-  return found;
-};
-function specFailingNames(lines, from) {
-  let start = -1;
-  for (let i = from; i < Math.min(lines.length, from + 4); i++) {
-    if (lines[i] === "\u2716 failing tests:") start = i + 1;
-  }
-  if (start < 0) return [];
-  const names = [];
-  for (let i = start; i < lines.length; i++) {
-    if (/^(#|ℹ) tests \d+$/.test(lines[i])) break;
-    const match = /^✖ (.+) \(\d+(?:\.\d+)?m?s\)$/.exec(lines[i]);
-    if (match !== null) names.push(match[1]);
-  }
-  return names;
-}
-var VITEST_WORDS = /* @__PURE__ */ new Set(["passed", "failed", "skipped", "todo", "expected fail"]);
-var vitest = (lines) => {
-  const found = [];
-  let previousEnd = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line2 = lines[i];
-    if (/^No test files found, exiting with code \d+$/.test(line2)) {
-      found.push(noTests("vitest", i));
-      previousEnd = i + 1;
-      continue;
-    }
-    const match = /^\s*Tests {2}(.+?) \((\d+)\)$/.exec(line2);
-    const files = /^\s*Test Files {2}(.+?) \((\d+)\)$/.exec(lines[i - 1] ?? "");
-    if (match === null || files === null) continue;
-    const counts2 = countWords(match[1], "|", VITEST_WORDS);
-    const fileCounts = countWords(files[1], "|", VITEST_WORDS);
-    if (counts2 === null || fileCounts === null) continue;
-    const errors = /^\s*Errors {2}(\d+) errors?$/.exec(lines[i + 1] ?? "");
-    const end = errors === null ? i : i + 1;
-    found.push(
-      summary({
-        runner: "vitest",
-        passed: (counts2.get("passed") ?? 0) + (counts2.get("expected fail") ?? 0),
-        failed: Math.max(counts2.get("failed") ?? 0, fileCounts.get("failed") ?? 0) + Number(errors?.[1] ?? 0),
-        skipped: (counts2.get("skipped") ?? 0) + (counts2.get("todo") ?? 0),
-        failedNames: namesIn(lines, previousEnd, i, /^\s*FAIL {2}(.+?)\s*$/),
-        spread: false,
-        line: end
-      })
-    );
-    previousEnd = end + 1;
-    i = end;
-  }
-  return found;
-};
-var JEST_WORDS = /* @__PURE__ */ new Set(["passed", "failed", "skipped", "todo", "total"]);
-var jest = (lines) => {
-  const found = [];
-  let previousEnd = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line2 = lines[i];
-    if (/^No tests found, exiting with code \d+$/.test(line2)) {
-      found.push(noTests("jest", i));
-      previousEnd = i + 1;
-      continue;
-    }
-    const match = /^Tests: +(.+)$/.exec(line2);
-    if (match === null) continue;
-    const counts2 = countWords(match[1], ",", JEST_WORDS);
-    if (counts2 === null || !counts2.has("total")) continue;
-    const suites = /^Test Suites: +(.+)$/.exec(lines[i - 1] ?? "");
-    const suiteCounts = suites === null ? null : countWords(suites[1], ",", JEST_WORDS);
-    found.push(
-      summary({
-        runner: "jest",
-        passed: counts2.get("passed") ?? 0,
-        failed: Math.max(counts2.get("failed") ?? 0, suiteCounts?.get("failed") ?? 0),
-        skipped: (counts2.get("skipped") ?? 0) + (counts2.get("todo") ?? 0),
-        failedNames: namesIn(lines, previousEnd, i, /^ {2}● (?!Test suite failed to run$)(.+)$/),
-        spread: false,
-        line: i
-      })
-    );
-    previousEnd = i + 1;
-  }
-  return found;
-};
-var mocha = (lines) => {
-  const found = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (/^Error: No test files found/.test(lines[i])) {
-      found.push(noTests("mocha", i));
-      continue;
-    }
-    const passing = /^ {2}(\d+) passing \(\d+(?:ms|s|m|h|d)\)$/.exec(lines[i]);
-    if (passing === null) continue;
-    let pending = 0;
-    let failing = 0;
-    let end = i;
-    for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
-      const more = /^ {2}(\d+) (pending|failing)$/.exec(lines[j]);
-      if (more === null) break;
-      if (more[2] === "pending") pending = Number(more[1]);
-      else failing = Number(more[1]);
-      end = j;
-    }
-    found.push(
-      summary({
-        runner: "mocha",
-        passed: Number(passing[1]),
-        failed: failing,
-        skipped: pending,
-        failedNames: failing > 0 ? mochaFailures(lines, end + 1, failing) : [],
-        spread: false,
-        line: end
-      })
-    );
-    i = end;
-  }
-  return found;
-};
-function mochaFailures(lines, from, count3) {
-  const names = [];
-  let next = 1;
-  for (let i = from; i < lines.length && next <= count3; i++) {
-    const start = new RegExp(`^ {2}${next}\\) (.+)$`).exec(lines[i]);
-    if (start === null) continue;
-    const parts = [start[1]];
-    let j = i;
-    while (!parts[parts.length - 1].endsWith(":") && j + 1 < lines.length && j < i + 10) {
-      j++;
-      const title = /^ {5,}(\S.*)$/.exec(lines[j]);
-      if (title === null) break;
-      parts.push(title[1]);
-    }
-    names.push(parts.join(" ").replace(/:$/, ""));
-    next++;
-    i = j;
-  }
-  return names;
-}
-var ava = (lines, others) => {
-  const found = [];
-  const counts2 = /* @__PURE__ */ new Map();
-  let first = -1;
-  let last = -1;
-  for (let i = 0; i < lines.length; i++) {
-    if (/^\s*✘ Couldn[’']t find any files to test$/.test(lines[i])) found.push(noTests("ava", i));
-    const match = /^ {2}(\d+) (?:tests? (passed|failed|skipped|todo)|(known failures?)|(hooks? failed|unhandled rejections?|uncaught exceptions?|tests? remained pending after a timeout))$/.exec(
-      lines[i]
-    );
-    if (match === null) continue;
-    const word = match[2] ?? (match[3] !== void 0 ? "known failure" : "failed");
-    counts2.set(word, (counts2.get(word) ?? 0) + Number(match[1]));
-    if (first < 0) first = i;
-    last = i;
-  }
-  if (last < 0) return found;
-  const failed3 = counts2.get("failed") ?? 0;
-  const tallied = !counts2.has("passed") && failed3 > 0;
-  const from = others.reduce((end, other) => other.line < first ? Math.max(end, other.line + 1) : end, 0);
-  const passed = tallied ? lines.slice(from, last).filter((line2) => /^\s*✔ /.test(line2)).length : (counts2.get("passed") ?? 0) + (counts2.get("known failure") ?? 0);
-  found.push(
-    summary({
-      runner: "ava",
-      passed,
-      failed: failed3,
-      skipped: (counts2.get("skipped") ?? 0) + (counts2.get("todo") ?? 0),
-      failedNames: namesIn(lines, from, last, /^\s*✘ \[fail\]: (.+?)(?: Error thrown in test)?$/),
-      spread: tallied,
-      line: last
-    })
-  );
-  return found;
-};
-var PYTEST_WORDS = /* @__PURE__ */ new Set([
-  "passed",
-  "failed",
-  "skipped",
-  "deselected",
-  "xfailed",
-  "xpassed",
-  "error",
-  "errors",
-  "warning",
-  "warnings",
-  "rerun",
-  "subtests passed",
-  "subtests failed",
-  "subtests skipped"
-]);
-var pytest = (lines) => {
-  const found = [];
-  let previousEnd = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const match = /^(?:=+ )?(.+?) in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))?(?: =+)?$/.exec(lines[i]);
-    if (match === null) continue;
-    const ruled = lines[i].startsWith("=");
-    if (ruled !== lines[i].endsWith("=")) continue;
-    const words = match[1];
-    const counts2 = words === "no tests ran" ? /* @__PURE__ */ new Map() : countWords(words, ",", PYTEST_WORDS);
-    if (counts2 === null) continue;
-    found.push(
-      summary({
-        runner: "pytest",
-        passed: (counts2.get("passed") ?? 0) + (counts2.get("xfailed") ?? 0) + (counts2.get("xpassed") ?? 0),
-        failed: (counts2.get("failed") ?? 0) + (counts2.get("error") ?? 0) + (counts2.get("errors") ?? 0),
-        skipped: counts2.get("skipped") ?? 0,
-        failedNames: namesIn(lines, previousEnd, i, /^(?:FAILED|ERROR) (\S+)/),
-        spread: false,
-        line: i
-      })
-    );
-    previousEnd = i + 1;
-  }
-  return found;
-};
-var goTest = (lines) => {
-  let passed = 0;
-  let failed3 = 0;
-  let skipped = 0;
-  const names = [];
-  let last = -1;
-  let packages = 0;
-  let packagesWithoutTests = 0;
-  let failedPackages = 0;
-  let testsSincePackage = 0;
-  let uncounted = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line2 = lines[i];
-    const test = /^\s*--- (PASS|FAIL|SKIP): (\S+) \(\d+(?:\.\d+)?s\)$/.exec(line2);
-    if (test !== null) {
-      if (test[1] === "PASS") passed++;
-      else if (test[1] === "SKIP") skipped++;
-      else {
-        failed3++;
-        names.push(test[2]);
-      }
-      testsSincePackage++;
-      last = i;
-      continue;
-    }
-    const pkg = /^(ok|FAIL|\?) *\t(\S+)(?:\t(.*)| (\[[a-z ]+\]))$/.exec(line2);
-    if (pkg === null) continue;
-    packages++;
-    const status = pkg[3] ?? pkg[4];
-    if (/\[no test files\]|\[no tests to run\]/.test(status)) packagesWithoutTests++;
-    else if (pkg[1] === "FAIL") failedPackages++;
-    else if (pkg[1] === "ok" && testsSincePackage === 0) uncounted = true;
-    testsSincePackage = 0;
-    last = i;
-  }
-  if (last < 0 || uncounted) return [];
-  const failures = Math.max(failed3, failedPackages);
-  if (passed + failures + skipped === 0 && (packages === 0 || packagesWithoutTests < packages)) return [];
-  return [
-    summary({
-      runner: "go test",
-      passed,
-      failed: failures,
-      skipped,
-      failedNames: names,
-      spread: true,
-      line: last
-    })
-  ];
-};
-var NEXTEST_WORDS = /* @__PURE__ */ new Set(["passed", "failed", "skipped", "timed out", "exec failed"]);
-var cargoTest = (lines) => {
-  const found = [];
-  let passed = 0;
-  let failed3 = 0;
-  let skipped = 0;
-  let last = -1;
-  for (let i = 0; i < lines.length; i++) {
-    const result = /^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; \d+ measured; \d+ filtered out/.exec(
-      lines[i]
-    );
-    if (result !== null) {
-      passed += Number(result[1]);
-      failed3 += Number(result[2]);
-      skipped += Number(result[3]);
-      last = i;
-      continue;
-    }
-    const nextest = /^\s*Summary \[\s*\d+(?:\.\d+)?s\] \d+ tests? run: (.+)$/.exec(lines[i]);
-    const parts = nextest === null ? null : countWords(nextest[1].replace(/ \([^()]*\)/g, ""), ",", NEXTEST_WORDS);
-    if (parts?.has("passed") === true) {
-      found.push(
-        summary({
-          runner: "cargo-nextest",
-          passed: parts.get("passed"),
-          failed: (parts.get("failed") ?? 0) + (parts.get("timed out") ?? 0) + (parts.get("exec failed") ?? 0),
-          skipped: parts.get("skipped") ?? 0,
-          failedNames: namesIn(lines, 0, i, /^\s*FAIL \[\s*\d+(?:\.\d+)?s\] (.+)$/),
-          spread: false,
-          line: i
-        })
-      );
-    }
-  }
-  if (last >= 0) {
-    found.push(
-      summary({
-        runner: "cargo test",
-        passed,
-        failed: failed3,
-        skipped,
-        failedNames: namesIn(lines, 0, last, /^test (\S+) \.\.\. FAILED$/),
-        spread: true,
-        line: last
-      })
-    );
-  }
-  return found;
-};
-var surefire = (lines) => {
-  let run2 = 0;
-  let failed3 = 0;
-  let skipped = 0;
-  let last = -1;
-  const names = [];
-  let inList = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line2 = lines[i];
-    const result = /^\[(?:INFO|WARNING|ERROR)\] Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)$/.exec(
-      line2
-    );
-    if (result !== null) {
-      run2 += Number(result[1]);
-      failed3 += Number(result[2]) + Number(result[3]);
-      skipped += Number(result[4]);
-      last = i;
-      inList = false;
-      continue;
-    }
-    if (/^\[INFO\] No tests to run\.$/.test(line2)) {
-      last = i;
-      continue;
-    }
-    if (/^\[ERROR\] (?:Failures|Errors): $|^\[ERROR\] (?:Failures|Errors):$/.test(line2)) {
-      inList = true;
-      continue;
-    }
-    if (inList) {
-      const name = /^\[ERROR\] {2,3}(?:Run \d+: )?([\w$.]+?)(?::\d+)?(?: |»|$)/.exec(line2);
-      if (name !== null) names.push(name[1]);
-      else if (!/^\[ERROR\] {4,}/.test(line2)) inList = false;
-    }
-  }
-  if (last < 0) return [];
-  return [
-    summary({
-      runner: "maven-surefire",
-      passed: Math.max(0, run2 - skipped - failed3),
-      failed: failed3,
-      skipped,
-      failedNames: names,
-      spread: true,
-      line: last
-    })
-  ];
-};
-var gradle = (lines) => {
-  const found = [];
-  for (let i = 0; i < lines.length; i++) {
-    const match = /^(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?$/.exec(lines[i]);
-    if (match === null) continue;
-    const completed = Number(match[1]);
-    const failed3 = Number(match[2]);
-    const skipped = Number(match[3] ?? 0);
-    found.push(
-      summary({
-        runner: "gradle",
-        passed: Math.max(0, completed - failed3 - skipped),
-        failed: failed3,
-        skipped,
-        failedNames: namesIn(lines, 0, i, /^(\S.* > .+) FAILED$/).filter((n) => n.length < 2e3),
-        spread: false,
-        line: i
-      })
-    );
-  }
-  return found;
-};
-var rspec = (lines) => {
-  const found = [];
-  let previousEnd = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const match = /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/.exec(
-      lines[i]
-    );
-    if (match === null) continue;
-    const examples = Number(match[1]);
-    const failed3 = Number(match[2]);
-    const pending = Number(match[3] ?? 0);
-    found.push(
-      summary({
-        runner: "rspec",
-        passed: Math.max(0, examples - failed3 - pending),
-        failed: failed3 + Number(match[4] ?? 0),
-        skipped: pending,
-        failedNames: namesIn(lines, i + 1, lines.length, /^rspec \S+ # (.+)$/).concat(
-          namesIn(lines, previousEnd, i, /^rspec \S+ # (.+)$/)
-        ),
-        spread: false,
-        line: i
-      })
-    );
-    previousEnd = i + 1;
-  }
-  return found;
-};
-var phpunit = (lines) => {
-  const found = [];
-  let previousEnd = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line2 = lines[i];
-    if (/^No tests executed!$/.test(line2)) {
-      found.push(noTests("phpunit", i));
-      previousEnd = i + 1;
-      continue;
-    }
-    const ok2 = /^OK \((\d+) tests?, \d+ assertions?\)$/.exec(line2);
-    const mixed = /^Tests: (\d+), Assertions: \d+((?:, [A-Z][a-z]+(?: [A-Z][a-z]+)?: \d+)*)\.$/.exec(line2);
-    if (ok2 === null && mixed === null) continue;
-    const fields = /* @__PURE__ */ new Map();
-    for (const part of (mixed?.[2] ?? "").split(", ").filter((p) => p !== "")) {
-      const [key, value] = part.split(": ");
-      fields.set(key, Number(value));
-    }
-    const tests = Number((ok2 ?? mixed)[1]);
-    const failed3 = (fields.get("Errors") ?? 0) + (fields.get("Failures") ?? 0);
-    const skipped = (fields.get("Skipped") ?? 0) + (fields.get("Incomplete") ?? 0);
-    found.push(
-      summary({
-        runner: "phpunit",
-        passed: Math.max(0, tests - failed3 - skipped),
-        failed: failed3,
-        skipped,
-        failedNames: namesIn(lines, previousEnd, i, /^\d+\) (\S+::\S+?)(?: with data set .*)?$/),
-        spread: false,
-        line: i
-      })
-    );
-    previousEnd = i + 1;
-  }
-  return found;
-};
-var dotnetTest = (lines) => {
-  let passed = 0;
-  let failed3 = 0;
-  let skipped = 0;
-  let last = -1;
-  const found = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line2 = lines[i];
-    const project = /^(?:Passed|Failed)! +- Failed: +(\d+), Passed: +(\d+), Skipped: +(\d+), Total: +(\d+)/.exec(line2);
-    if (project !== null) {
-      failed3 += Number(project[1]);
-      passed += Number(project[2]);
-      skipped += Number(project[3]);
-      last = i;
-      continue;
-    }
-    const terminal = /^Test summary: total: (\d+), failed: (\d+), succeeded: (\d+), skipped: (\d+), duration: /.exec(line2);
-    if (terminal !== null) {
-      found.push(
-        summary({
-          runner: "dotnet test",
-          passed: Number(terminal[3]),
-          failed: Number(terminal[2]),
-          skipped: Number(terminal[4]),
-          failedNames: namesIn(lines, 0, i, /^\s+Failed (\S+) \[/),
-          spread: false,
-          line: i
-        })
-      );
-    }
-  }
-  if (last >= 0) {
-    found.push(
-      summary({
-        runner: "dotnet test",
-        passed,
-        failed: failed3,
-        skipped,
-        failedNames: namesIn(lines, 0, last, /^\s+Failed (\S+) \[/),
-        spread: true,
-        line: last
-      })
-    );
-  }
-  return found;
-};
-var RECOGNISERS = [
-  nodeTest,
-  vitest,
-  jest,
-  mocha,
-  ava,
-  pytest,
-  goTest,
-  cargoTest,
-  surefire,
-  gradle,
-  rspec,
-  phpunit,
-  dotnetTest
-];
-
-// src/evidence/test-receipt.ts
-function receiptFromOutput(output2) {
-  if (output2.droppedBytes === 0) {
-    const found = readRunnerSummaries(outputLines(output2.head));
-    if (found.length === 0)
-      return { kind: "none", reason: "no test runner's summary was recognised in the output" };
-    return sumSummaries(found, true);
-  }
-  const cut = `the output was cut (${output2.droppedBytes} bytes in the middle not kept)`;
-  const inHead = readRunnerSummaries(outputLines(output2.head));
-  const newline = output2.tail.indexOf("\n");
-  const inTail = readRunnerSummaries(outputLines(newline < 0 ? "" : output2.tail.slice(newline + 1)));
-  if (inHead.length === 0 && inTail.length === 0) {
-    return { kind: "none", reason: `no test runner's summary was recognised in the kept output; ${cut}` };
-  }
-  if (inHead.length > 0 || inTail.length !== 1 || inTail[0].spread) {
-    return {
-      kind: "none",
-      reason: `${cut}, so a test runner's summary or counted lines may be missing: the counts would be a guess`
-    };
-  }
-  return sumSummaries(inTail, false);
-}
-function sumSummaries(summaries, whole) {
-  const passed = total(summaries, (s) => s.passed);
-  const failed3 = total(summaries, (s) => s.failed);
-  const names = [...new Set(summaries.flatMap((s) => s.failedNames))];
-  return {
-    kind: "counts",
-    runners: [...new Set([...summaries].sort((a, b) => a.line - b.line).map((s) => s.runner))],
-    source: "output",
-    ran: passed + failed3,
-    passed,
-    failed: failed3,
-    skipped: total(summaries, (s) => s.skipped),
-    failedNames: names.slice(0, RECEIPT_MAX_NAMES),
-    failedNamesComplete: names.length >= failed3 && names.length <= RECEIPT_MAX_NAMES && (whole || failed3 === 0)
-  };
-}
-function total(summaries, count3) {
-  return summaries.reduce((sum, summary2) => sum + count3(summary2), 0);
-}
-var NAMED_FILES = 10;
-function decideReceipt(output2, reports) {
-  if (reports === null) return receiptFromOutput(output2);
-  if (reports.truncated !== void 0) {
-    return {
-      kind: "none",
-      reason: `the search for test report files (${reports.patterns.join(", ")}) stopped early: ${reports.truncated}; counts from the files found would be partial`
-    };
-  }
-  const unreadable = reports.files.find((file2) => !file2.reading.ok);
-  if (unreadable !== void 0 && !unreadable.reading.ok) {
-    return { kind: "none", reason: `test report ${unreadable.path}: ${unreadable.reading.reason}` };
-  }
-  const read = reports.files.flatMap(
-    (file2) => file2.reading.ok ? [{ path: file2.path, counts: file2.reading.counts }] : []
-  );
-  if (read.length > 0) {
-    const passed = read.reduce((sum, file2) => sum + file2.counts.passed, 0);
-    const failed3 = read.reduce((sum, file2) => sum + file2.counts.failed, 0);
-    const names = [...new Set(read.flatMap((file2) => file2.counts.failedNames))];
-    const named = read.reduce((sum, file2) => sum + file2.counts.failedNamed, 0);
-    return {
-      kind: "counts",
-      runners: [...new Set(read.map((file2) => file2.counts.format))],
-      source: "reports",
-      files: read.slice(0, NAMED_FILES).map((file2) => file2.path),
-      ran: passed + failed3,
-      passed,
-      failed: failed3,
-      skipped: read.reduce((sum, file2) => sum + file2.counts.skipped, 0),
-      failedNames: names.slice(0, RECEIPT_MAX_NAMES),
-      failedNamesComplete: named >= failed3 && names.length <= RECEIPT_MAX_NAMES && names.length >= failed3
-    };
-  }
-  const fromOutput = receiptFromOutput(output2);
-  if (fromOutput.kind === "counts") return fromOutput;
-  const over = reports.passedOver.slice(0, 3).map((file2) => `${file2.path}: ${file2.reason}`);
-  return {
-    kind: "none",
-    reason: `no report file the command wrote matched test-reports (${reports.patterns.join(", ")})${over.length > 0 ? `; passed over ${over.join("; ")}` : ""}, and ${fromOutput.reason}`
-  };
-}
-
-// src/evidence/test-report-files.ts
-import { constants as constants3 } from "node:fs";
-import { lstat, open as open3, readdir, realpath } from "node:fs/promises";
-import { join as join9, sep as sep3 } from "node:path";
-
-// src/evidence/test-reports.ts
-function readTestReport(text2) {
-  const body = text2.replace(/^\uFEFF/, "").trimStart();
-  return body.startsWith("<") ? readJUnitXml(body) : readTap(body);
-}
-var parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: true,
-  htmlEntities: false,
-  isArray: (name) => name === "testsuite" || name === "testcase" || name === "testsuites"
-});
-function readJUnitXml(text2) {
-  if (/<!DOCTYPE/i.test(text2)) return { ok: false, reason: "a JUnit XML report with a DOCTYPE is not read" };
-  const valid2 = XMLValidator.validate(text2);
-  if (valid2 !== true) {
-    return { ok: false, reason: `not well-formed XML (line ${valid2.err.line}: ${valid2.err.msg})` };
-  }
-  let root;
-  try {
-    root = parser.parse(text2);
-  } catch (error63) {
-    return {
-      ok: false,
-      reason: `not readable XML: ${error63 instanceof Error ? error63.message : String(error63)}`
-    };
-  }
-  const suites = [...children(root, "testsuites"), ...children(root, "testsuite")];
-  if (suites.length === 0) return { ok: false, reason: "no <testsuites> or <testsuite> element" };
-  const tally = { passed: 0, failed: 0, skipped: 0, names: [], cases: 0 };
-  for (const suite of suites) countCases(suite, tally);
-  if (tally.cases > 0) {
-    tally.failed += suites.reduce((sum, suite) => sum + unshownFailures(suite).extra, 0);
-    return {
-      ok: true,
-      counts: {
-        format: "junit-xml",
-        passed: tally.passed,
-        failed: tally.failed,
-        skipped: tally.skipped,
-        failedNames: [...new Set(tally.names)].slice(0, RECEIPT_MAX_NAMES),
-        failedNamed: tally.failed
-      }
-    };
-  }
-  return suiteAttributes(suites);
-}
-function children(node3, name) {
-  const value = node3[name];
-  if (value === void 0) return [];
-  const list = Array.isArray(value) ? value : [value];
-  return list.map((item) => typeof item === "object" && item !== null ? item : {});
-}
-function countCases(node3, tally) {
-  for (const testCase of children(node3, "testcase")) {
-    tally.cases++;
-    if ("failure" in testCase || "error" in testCase) {
-      tally.failed++;
-      const name = attribute(testCase, "name") ?? "(unnamed)";
-      const className = attribute(testCase, "classname");
-      tally.names.push(className !== void 0 && className !== "" ? `${className}.${name}` : name);
-    } else if ("skipped" in testCase) {
-      tally.skipped++;
-    } else {
-      tally.passed++;
-    }
-  }
-  for (const nested of [...children(node3, "testsuite"), ...children(node3, "testsuites")]) {
-    countCases(nested, tally);
-  }
-}
-function unshownFailures(node3) {
-  let total2 = children(node3, "testcase").filter((c) => "failure" in c || "error" in c).length;
-  let extra = 0;
-  for (const nested of [...children(node3, "testsuite"), ...children(node3, "testsuites")]) {
-    const inner = unshownFailures(nested);
-    total2 += inner.total;
-    extra += inner.extra;
-  }
-  const declared = ["failures", "errors"].reduce((sum, name) => {
-    const value = attribute(node3, name);
-    return sum + (value !== void 0 && /^\d+$/.test(value) ? Number(value) : 0);
-  }, 0);
-  const own2 = Math.max(0, declared - total2);
-  return { total: total2 + own2, extra: extra + own2 };
-}
-function attribute(node3, name) {
-  const value = node3[`@_${name}`];
-  return typeof value === "string" ? value : void 0;
-}
-function suiteAttributes(suites) {
-  let tests = 0;
-  let failed3 = 0;
-  let skipped = 0;
-  for (const suite of suites) {
-    const count3 = (name) => {
-      const value = attribute(suite, name);
-      if (value === void 0) return 0;
-      return /^\d+$/.test(value) ? Number(value) : null;
-    };
-    const values = [count3("tests"), count3("failures"), count3("errors"), count3("skipped"), count3("disabled")];
-    if (values.some((value) => value === null) || attribute(suite, "tests") === void 0) {
-      return { ok: false, reason: "no <testcase> element and no readable tests attribute" };
-    }
-    const [t, f, e, s, d] = values;
-    tests += t;
-    failed3 += f + e;
-    skipped += s + d;
-  }
-  return {
-    ok: true,
-    counts: {
-      format: "junit-xml",
-      passed: Math.max(0, tests - failed3 - skipped),
-      failed: failed3,
-      skipped,
-      failedNames: [],
-      failedNamed: 0
-    }
-  };
-}
-function readTap(text2) {
-  let planned = null;
-  let seen = 0;
-  let passed = 0;
-  let failed3 = 0;
-  let skipped = 0;
-  const names = [];
-  for (const raw2 of text2.split("\n")) {
-    const line2 = raw2.replace(/\r$/, "");
-    if (/^Bail out!/.test(line2)) return { ok: false, reason: "the TAP stream bailed out" };
-    const plan = /^1\.\.(\d+)(?:\s*#.*)?$/.exec(line2);
-    if (plan !== null) {
-      planned = Number(plan[1]);
-      continue;
-    }
-    const test = /^(not )?ok\b(?: (\d+))?(?: -)?(?: ([^#]*?))?\s*(?:# *(skip|todo)\S*.*)?$/i.exec(line2);
-    if (test === null) continue;
-    seen++;
-    const directive = test[4]?.toLowerCase();
-    if (directive !== void 0) skipped++;
-    else if (test[1] !== void 0) {
-      failed3++;
-      names.push((test[3] ?? "").trim() || `test ${test[2] ?? seen}`);
-    } else passed++;
-  }
-  if (planned === null) {
-    if (seen === 0) return { ok: false, reason: "no TAP plan and no test line" };
-    return { ok: false, reason: "the TAP stream has no plan (1..N): it may be cut off" };
-  }
-  if (seen !== planned) {
-    return { ok: false, reason: `the TAP plan says ${planned} tests and ${seen} were reported` };
-  }
-  return {
-    ok: true,
-    counts: {
-      format: "tap",
-      passed,
-      failed: failed3,
-      skipped,
-      failedNames: [...new Set(names)].slice(0, RECEIPT_MAX_NAMES),
-      failedNamed: failed3
-    }
-  };
-}
-
-// src/evidence/test-report-files.ts
-var MAX_REPORT_FILES = 200;
-var MAX_REPORT_BYTES = 16 * 1024 * 1024;
-var MAX_ENTRIES = 5e4;
-var MAX_DEPTH = 16;
-var CLOCK_SLACK_MS = 100;
-function patternRegExp(pattern) {
-  const segments3 = pattern.split("/").filter((segment) => segment !== "" && segment !== ".");
-  const parts = segments3.map((segment, index) => {
-    const last = index === segments3.length - 1;
-    if (segment === "**") return last ? ".*" : "(?:[^/]+/)*";
-    const body = segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]");
-    return last ? body : `${body}/`;
-  });
-  return new RegExp(`^${parts.join("")}$`);
-}
-function fixedPrefix(pattern) {
-  const segments3 = pattern.split("/").filter((segment) => segment !== "" && segment !== ".");
-  const fixed2 = [];
-  for (const segment of segments3.slice(0, -1)) {
-    if (/[*?]/.test(segment)) break;
-    fixed2.push(segment);
-  }
-  return fixed2;
-}
-async function readTestReportFiles(cwd, patterns, startedAtMs) {
-  const matched = /* @__PURE__ */ new Set();
-  let budget = MAX_ENTRIES;
-  let truncated;
-  const stop = (reason) => {
-    truncated ??= reason;
-  };
-  const root = await realpath(cwd).catch(() => null);
-  for (const pattern of patterns) {
-    if (testReportsPatternProblem(pattern) !== null) continue;
-    const regExp = patternRegExp(pattern.trim());
-    const start = fixedPrefix(pattern.trim());
-    const segments3 = pattern.trim().split("/").filter((segment) => segment !== "" && segment !== ".");
-    const deepest = segments3.includes("**") ? Number.POSITIVE_INFINITY : segments3.length - 1;
-    const walk = async (relative17, depth) => {
-      if (budget <= 0) return stop(`over ${MAX_ENTRIES} directory entries looked at`);
-      if (matched.size >= MAX_REPORT_FILES)
-        return stop(`${MAX_REPORT_FILES} report files matched, the most read`);
-      if (depth > MAX_DEPTH) return stop(`${relative17} is deeper than ${MAX_DEPTH} folders`);
-      let entries;
-      try {
-        entries = await readdir(join9(cwd, relative17), { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
-        if (--budget <= 0) return stop(`over ${MAX_ENTRIES} directory entries looked at`);
-        if (matched.size >= MAX_REPORT_FILES)
-          return stop(`${MAX_REPORT_FILES} report files matched, the most read`);
-        const path2 = relative17 === "" ? entry.name : `${relative17}/${entry.name}`;
-        if (entry.isDirectory()) {
-          if ((entry.name === ".git" || entry.name === "node_modules") && !pattern.includes(entry.name))
-            continue;
-          if (path2.split("/").length > deepest) continue;
-          await walk(path2, depth + 1);
-        } else if (regExp.test(path2)) {
-          matched.add(path2);
-        }
-      }
-    };
-    const from = await realpath(join9(cwd, ...start)).catch(() => null);
-    if (root === null || from === null || from !== root && !from.startsWith(`${root}${sep3}`)) continue;
-    await walk(start.join("/"), 0);
-  }
-  const files = [];
-  const passedOver = [];
-  for (const path2 of [...matched].sort()) {
-    const full = join9(cwd, path2);
-    try {
-      const stat4 = await lstat(full);
-      if (stat4.isSymbolicLink()) {
-        passedOver.push({ path: path2, reason: "a symbolic link (not followed)" });
-      } else if (!stat4.isFile()) {
-        passedOver.push({ path: path2, reason: "not a regular file" });
-      } else if (stat4.mtimeMs < startedAtMs - CLOCK_SLACK_MS) {
-        passedOver.push({ path: path2, reason: "older than the verify command (not written by it)" });
-      } else if (stat4.size > MAX_REPORT_BYTES) {
-        files.push({
-          path: path2,
-          reading: { ok: false, reason: `${stat4.size} bytes, over the ${MAX_REPORT_BYTES}-byte limit` }
-        });
-      } else {
-        const text2 = await readBounded2(full, stat4, root);
-        files.push(
-          typeof text2 === "string" ? { path: path2, reading: readTestReport(text2) } : { path: path2, reading: { ok: false, reason: text2.refused } }
-        );
-      }
-    } catch (error63) {
-      files.push({
-        path: path2,
-        reading: {
-          ok: false,
-          reason: `could not be read: ${error63 instanceof Error ? error63.message : String(error63)}`
-        }
-      });
-    }
-  }
-  return { patterns, files, passedOver, ...truncated !== void 0 ? { truncated } : {} };
-}
-async function readBounded2(path2, checked, root) {
-  const real2 = await realpath(path2);
-  if (root === null || !real2.startsWith(`${root}${sep3}`)) {
-    return { refused: "its real path leads outside the command's directory (not read)" };
-  }
-  const handle2 = await open3(real2, constants3.O_RDONLY | constants3.O_NOFOLLOW);
-  try {
-    const opened = await handle2.stat();
-    if (!opened.isFile() || opened.dev !== checked.dev || opened.ino !== checked.ino) {
-      return { refused: "it changed between being checked and being opened (not read)" };
-    }
-    const buffer = Buffer.alloc(Math.min(checked.size, MAX_REPORT_BYTES));
-    const { bytesRead } = await handle2.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString("utf8");
-  } finally {
-    await handle2.close();
-  }
-}
-
-// src/evidence/verify-cache.ts
-function verifyCacheKey(verify, tree) {
-  return {
-    tree,
-    command: verify.command,
-    cwd: verify.cwd,
-    expectExit: verify.expectExit,
-    outputMatches: verify.outputMatches?.source ?? null,
-    repeat: Math.max(1, Math.floor(verify.repeat ?? 1))
-  };
-}
-var VerifyCache = class _VerifyCache {
-  entries = /* @__PURE__ */ new Map();
-  static id(key) {
-    return JSON.stringify([key.tree, key.command, key.cwd, key.expectExit, key.outputMatches, key.repeat]);
-  }
-  /** The first recorded result for `key` and the node it was recorded for. */
-  lookup(key) {
-    return this.entries.get(_VerifyCache.id(key));
-  }
-  /** Records `evidence` for `key` unless a result is already recorded (the first one stands). */
-  record(key, nodeId, evidence) {
-    const id2 = _VerifyCache.id(key);
-    if (!this.entries.has(id2)) this.entries.set(id2, { nodeId, evidence });
-  }
-};
-
-// src/graph/pattern.ts
-function compilePattern(source) {
-  try {
-    return { ok: true, pattern: { source, re2: RE2JS.compile(source) } };
-  } catch (error63) {
-    const why2 = error63 instanceof Error ? error63.message : String(error63);
-    return { ok: false, message: `invalid regex ${JSON.stringify(source)}: ${why2}` };
-  }
-}
-function searchPattern(pattern, text2) {
-  return pattern.re2.test(text2);
-}
-
-// src/evidence/verify-output.ts
-var VERIFY_TAIL_BYTES = 4096;
-var NOTE_ROOM = 256;
-var OUTPUT_MATCHES_CAP_BYTES = 16 * 1024 * 1024;
-var RECEIPT_OUTPUT_BYTES = 1024 * 1024;
-var PATTERN_QUOTE_CHARS = 120;
-var NEWLINE2 = Buffer.from("\n");
-var VerifyOutput = class {
-  constructor(pattern) {
-    this.pattern = pattern;
-    this.full = pattern !== void 0 ? new BoundedOutput(OUTPUT_MATCHES_CAP_BYTES) : null;
-    this.receiptOutput = this.full ?? new BoundedOutput(RECEIPT_OUTPUT_BYTES);
-  }
-  pattern;
-  tail = new OutputTail(VERIFY_TAIL_BYTES - NOTE_ROOM);
-  /** The full output, buffered only when a pattern will search it. */
-  full;
-  /**
-   * The output a test receipt is read from: its own bounded buffer, or — with `output_matches` — the
-   * pattern's (one copy of the output, not two: a large output's cost is in the copying).
-   */
-  receiptOutput;
-  lastWasUnterminated = false;
-  /** Takes one piece of the command's output (the seam's `onOutput`). */
-  piece(piece) {
-    this.push(piece.bytes);
-    this.lastWasUnterminated = piece.kind === "last";
-    if (this.lastWasUnterminated) this.push(NEWLINE2);
-  }
-  /**
-   * Searches the collected output once: `{pattern, matched}`, plus `truncated: true` when bytes were
-   * dropped; `undefined` without a pattern. Call once, after the command ended.
-   */
-  judge() {
-    if (this.pattern === void 0 || this.full === null) return void 0;
-    if (this.lastWasUnterminated) this.full.dropFinalNewline();
-    const matched = searchPattern(this.pattern, this.full.text());
-    return {
-      pattern: this.pattern.source,
-      matched,
-      ...this.full.droppedBytes > 0 ? { truncated: true } : {}
-    };
-  }
-  /**
-   * The evidence's output tail: `treeNote`, the kept tail of the output, the notes about `judged`, and
-   * `note`, at most {@link VERIFY_TAIL_BYTES} bytes in all (the end is kept).
-   */
-  evidenceTail(treeNote, judged, note) {
-    return boundedTail([treeNote, this.tail.text(), ...this.matchNotes(judged), note]);
-  }
-  /** The output kept for the test receipt: all of it, or its head and tail with the count dropped between. */
-  keptForReceipt() {
-    return { ...this.receiptOutput.pieces(), droppedBytes: this.receiptOutput.droppedBytes };
-  }
-  push(bytes) {
-    this.tail.push(bytes);
-    this.receiptOutput.push(bytes);
-  }
-  /** The tail's notes about `output_matches`: what was not searched, and that the output did not match. */
-  matchNotes(judged) {
-    if (judged === void 0 || this.full === null) return [];
-    const notes = [];
-    if (judged.truncated === true) {
-      const half = OUTPUT_MATCHES_CAP_BYTES / 2 / (1024 * 1024);
-      notes.push(
-        `[evidence-gate] output_matches searched a truncated output: the first and last ${half} MiB of ${this.full.totalBytes} bytes (${this.full.droppedBytes} bytes between them not searched)`
-      );
-    }
-    if (!judged.matched) {
-      notes.push(`[evidence-gate] output did not match /${quotePattern(judged.pattern)}/`);
-    }
-    return notes;
-  }
-};
-function quotePattern(source) {
-  const flat2 = source.replace(/\r?\n/g, "\\n");
-  return flat2.length > PATTERN_QUOTE_CHARS ? `${flat2.slice(0, PATTERN_QUOTE_CHARS - 1)}\u2026` : flat2;
-}
-function boundedTail(parts) {
-  const text2 = parts.filter((p) => p !== null && p.length > 0).join("\n");
-  const bytes = Buffer.from(text2, "utf8");
-  if (bytes.length <= VERIFY_TAIL_BYTES) return text2;
-  let start = bytes.length - VERIFY_TAIL_BYTES;
-  while (start < bytes.length && (bytes[start] & 192) === 128) start++;
-  return bytes.subarray(start).toString("utf8");
-}
-
-// src/evidence/evidence-gaps.ts
-import { createHash as createHash4 } from "node:crypto";
-import { lstat as lstat2, readdir as readdir2, readFile as readFile2 } from "node:fs/promises";
-import { join as join10 } from "node:path";
-var DEFAULT_MAX_FILTERED_FILES = 2e3;
-var MAX_GAP_EXAMPLES = 10;
-var CHECK_ATTR_BATCH_BYTES = 64 * 1024;
-var ATTRIBUTES = ["ident", "eol", "text", "filter", "working-tree-encoding"];
-var options2 = (cwd, context) => ({
-  cwd,
-  ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
-  ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
-  set: {
-    GIT_OPTIONAL_LOCKS: "0",
-    ...context.treeIndex !== void 0 ? { GIT_INDEX_FILE: context.treeIndex } : {}
-  }
-});
-async function gitBytes(args, cwd, context) {
-  const chunks = [];
-  await gitStream(args, { ...options2(cwd, context), onStdout: (chunk) => chunks.push(chunk) });
-  return Buffer.concat(chunks);
-}
-async function evidenceGaps(root, tree, context = {}) {
-  const [dirtySubmodules, unrepresentedFiles] = await Promise.all([
-    findDirtySubmodules(root, context).catch(
-      (error63) => error63 instanceof Error ? error63 : new Error(String(error63))
-    ),
-    findUnrepresentedFiles(root, tree, context).catch(
-      (error63) => ({
-        total: null,
-        examples: [],
-        note: `the working tree could not be compared with the evidence tree: ${messageOf2(error63)}`
-      })
-    )
-  ]);
-  if (dirtySubmodules instanceof Error) {
-    const note = `the submodules could not be checked: ${dirtySubmodules.message}`;
-    return {
-      dirtySubmodules: [],
-      unrepresentedFiles: {
-        total: null,
-        examples: unrepresentedFiles?.examples ?? [],
-        note: unrepresentedFiles?.note !== void 0 ? `${note}; ${unrepresentedFiles.note}` : note
-      }
-    };
-  }
-  return { dirtySubmodules, unrepresentedFiles };
-}
-async function findDirtySubmodules(root, context = {}) {
-  const ignore = onTrustedGit(root) ? "dirty" : "none";
-  const out = await gitBytes(
-    ["status", "--porcelain=v2", "-z", `--ignore-submodules=${ignore}`, "--untracked-files=no"],
-    root,
-    context
-  );
-  const fields = nulFields(out);
-  const dirty = [];
-  for (let i = 0; i < fields.length; i++) {
-    const entry = fields[i];
-    const kind = entry[0];
-    const before = kind === "1" ? 8 : kind === "2" ? 9 : kind === "u" ? 10 : -1;
-    if (kind === "2") i++;
-    if (before < 0) continue;
-    const parts = entry.split(" ");
-    const sub = parts[2] ?? "";
-    if (!sub.startsWith("S") || sub === "S...") continue;
-    const path2 = parts.slice(before).join(" ");
-    if (dirty.length < MAX_GAP_EXAMPLES) dirty.push(path2);
-  }
-  for (const path2 of await filledUncheckedOutSubmodules(root, context)) {
-    if (dirty.length < MAX_GAP_EXAMPLES && !dirty.includes(path2)) dirty.push(path2);
-  }
-  return dirty;
-}
-async function filledUncheckedOutSubmodules(root, context) {
-  if (context.treeIndex === void 0) return [];
-  const gitlinks = gitlinkPaths(await readFile2(context.treeIndex));
-  if (gitlinks === null) throw new Error(`the tree's index ${context.treeIndex} is not one this reads`);
-  const filled = [];
-  for (const path2 of gitlinks) {
-    let entries;
-    try {
-      entries = await readdir2(join10(root, path2));
-    } catch {
-      continue;
-    }
-    if (entries.length > 0 && !entries.includes(".git")) filled.push(path2);
-  }
-  return filled;
-}
-async function findUnrepresentedFiles(root, tree, context = {}) {
-  const max = context.maxFilteredFiles ?? DEFAULT_MAX_FILTERED_FILES;
-  const listing = nulFields(await gitBytes(["ls-tree", "-r", "-z", "--full-tree", tree], root, context));
-  const blobs = /* @__PURE__ */ new Map();
-  for (const record2 of listing) {
-    const tab = record2.indexOf("	");
-    const [mode, type, id2] = record2.slice(0, tab).split(" ");
-    if (type === "blob" && (mode === "100644" || mode === "100755") && id2 !== void 0) {
-      blobs.set(record2.slice(tab + 1), id2);
-    }
-  }
-  const overlay = context.indexOverlay;
-  const candidates = [...blobs.keys()].filter((path2) => overlay === void 0 || !overlay.covers(path2));
-  const attributed = await convertingFiles(root, candidates, context);
-  if (attributed.size === 0) return null;
-  const smudgeIsIdentity = await checkoutKeepsLf(root, context);
-  const unrepresented = [];
-  let filtered = 0;
-  for (const path2 of [...attributed.keys()].sort()) {
-    const id2 = blobs.get(path2);
-    let raw2;
-    try {
-      raw2 = (await lstat2(`${root}/${path2}`)).isFile() ? await readFile2(`${root}/${path2}`) : null;
-    } catch {
-      raw2 = null;
-    }
-    if (raw2 === null) {
-      unrepresented.push(path2);
-      continue;
-    }
-    if (attributed.get(path2) === "text-only" && smudgeIsIdentity && blobId(raw2, id2.length) === id2) continue;
-    if (++filtered > max) {
-      return {
-        total: null,
-        examples: unrepresented.slice(0, MAX_GAP_EXAMPLES),
-        note: `more than ${max} files with .gitattributes conversions (the bound); they were not all compared`
-      };
-    }
-    const checkedOut = await gitBytes(["cat-file", "--filters", `${tree}:${path2}`], root, context);
-    if (!checkedOut.equals(raw2)) unrepresented.push(path2);
-  }
-  if (unrepresented.length === 0) return null;
-  return { total: unrepresented.length, examples: unrepresented.slice(0, MAX_GAP_EXAMPLES) };
-}
-async function convertingFiles(root, paths, context) {
-  const found = /* @__PURE__ */ new Map();
-  let start = 0;
-  while (start < paths.length) {
-    let end = start;
-    let bytes = 0;
-    while (end < paths.length && (end === start || bytes + paths[end].length < CHECK_ATTR_BATCH_BYTES)) {
-      bytes += paths[end].length + 1;
-      end++;
-    }
-    const fields = nulFields(
-      await gitBytes(["check-attr", "-z", ...ATTRIBUTES, "--", ...paths.slice(start, end)], root, context)
-    );
-    for (let i = 0; i + 2 < fields.length; i += 3) {
-      const path2 = fields[i];
-      const attribute2 = fields[i + 1];
-      const info2 = fields[i + 2];
-      if (info2 === "unspecified" || info2 === "unset") continue;
-      let kind;
-      if (attribute2 === "text" || attribute2 === "eol" && info2 === "lf") kind = "text-only";
-      else if (attribute2 === "filter" && info2 === "set")
-        continue;
-      else kind = "converting";
-      if (found.get(path2) !== "converting") found.set(path2, kind);
-    }
-    start = end;
-  }
-  return found;
-}
-async function checkoutKeepsLf(root, context) {
-  const value = async (key) => {
-    try {
-      return (await git(["config", "--get", key], options2(root, context))).trim().toLowerCase();
-    } catch {
-      return "";
-    }
-  };
-  const [autocrlf, eol] = await Promise.all([value("core.autocrlf"), value("core.eol")]);
-  return autocrlf !== "true" && eol !== "crlf";
-}
-function blobId(content, idLength) {
-  const hash2 = createHash4(idLength === 64 ? "sha256" : "sha1");
-  hash2.update(`blob ${content.length}\0`);
-  hash2.update(content);
-  return hash2.digest("hex");
-}
-function messageOf2(error63) {
-  return error63 instanceof Error ? error63.message : String(error63);
-}
-
-// src/evidence/verify-snapshot.ts
-async function snapshotBeforeVerify(cwd, context, ignoredFiles) {
-  let taken = null;
-  let treeNote = null;
-  try {
-    taken = await withWorkingTreeIndex(cwd, context, async (scope) => {
-      const tree2 = await scope.git(["write-tree"]);
-      return {
-        tree: tree2,
-        root: scope.root,
-        gaps: await gapFields(scope.root, tree2, { ...context, treeIndex: scope.indexFile })
-      };
-    });
-  } catch (error63) {
-    treeNote = `[evidence-gate] no evidence tree: ${error63 instanceof Error ? error63.message : String(error63)}`;
-  }
-  const tree = taken?.tree ?? null;
-  const gaps = taken?.gaps ?? {};
-  if (ignoredFiles === void 0) return { tree, treeNote, gaps, ignored: {}, before: null };
-  const before = await ignoredFilesFingerprint(cwd, {
-    ...context,
-    ...taken !== null ? { root: taken.root } : {},
-    ...ignoredFiles.exclude !== void 0 ? { exclude: ignoredFiles.exclude } : {},
-    ...ignoredFiles.excludeRunDirectoriesUnder !== void 0 ? { excludeRunDirectoriesUnder: ignoredFiles.excludeRunDirectoriesUnder } : {}
-  });
-  const ignored = ignoredFields(compareIgnoredFiles(ignoredFiles.baseline, before));
-  return { tree, treeNote, gaps, ignored, before };
-}
-function ranOnTheTreeAlone(evidence) {
-  const ignoredClean = evidence.ignoredFiles === void 0 || evidence.ignoredFiles === "unchanged";
-  const gaps = (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== void 0 || evidence.changedWhileRunning !== void 0;
-  return ignoredClean && !gaps;
-}
-async function gapFields(root, tree, context) {
-  const found = await evidenceGaps(root, tree, context);
-  return {
-    ...found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {},
-    ...found.unrepresentedFiles !== null ? { unrepresentedFiles: found.unrepresentedFiles } : {}
-  };
-}
-var CHANGED_EXAMPLES = 10;
-async function changedWhileRunning(cwd, tree, context) {
-  try {
-    const { tree: after, root } = await evidenceTreeAndRoot(cwd, context);
-    if (after === tree) return null;
-    const listed2 = await git(
-      ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--diff-filter=MDT", tree, after],
-      gitOptions(root, context)
-    );
-    const paths = listed2.split("\0").filter((path2) => path2 !== "");
-    if (paths.length === 0) return null;
-    return { total: paths.length, examples: paths.slice(0, CHANGED_EXAMPLES) };
-  } catch (error63) {
-    const note = `the working tree after the command could not be compared with the evidence tree: ${error63 instanceof Error ? error63.message : String(error63)}`;
-    return { total: null, examples: [], note };
-  }
-}
-function ignoredFields(comparison) {
-  switch (comparison.kind) {
-    case "unchanged":
-      return { ignoredFiles: "unchanged" };
-    case "changed":
-      return {
-        ignoredFiles: "changed",
-        ignoredFilesChanges: {
-          total: comparison.total,
-          examples: comparison.examples.map((e) => ({ path: e.path, change: e.change })),
-          ...comparison.note !== void 0 ? { note: comparison.note } : {}
-        }
-      };
-    case "unknown":
-      return { ignoredFiles: "unknown", ignoredFilesReason: comparison.reason };
-    default:
-      return unreachable(comparison);
-  }
-}
-
-// src/evidence/verify.ts
-function receiptSettingsOf(policy, given = []) {
-  const reports = [.../* @__PURE__ */ new Set([...policy?.testReports ?? [], ...given])];
-  return {
-    ...reports.length > 0 ? { reports } : {},
-    ...policy?.requireTests === true ? { requireTests: true } : {}
-  };
-}
-async function runVerify(options3) {
-  return (await measureAndRun(options3)).evidence;
-}
-async function measureAndRun(options3) {
-  const gitContext = {
-    baseEnv: options3.env,
-    knownSecrets: options3.knownSecrets,
-    ...options3.indexOverlay !== void 0 ? { indexOverlay: options3.indexOverlay } : {}
-  };
-  const snapshot = await snapshotBeforeVerify(options3.cwd, gitContext, options3.ignoredFiles);
-  const { tree, before } = snapshot;
-  const key = tree !== null ? verifyCacheKey(options3, tree) : null;
-  if (options3.reuse && key !== null && ranOnTheTreeAlone({ ...snapshot.gaps, ...snapshot.ignored })) {
-    const earlier = options3.reuse.cache.lookup(key);
-    if (earlier !== void 0 && ranOnTheTreeAlone(earlier.evidence)) {
-      return {
-        evidence: { ...earlier.evidence, ...snapshot.ignored, reusedFrom: earlier.nodeId },
-        before,
-        ran: false
-      };
-    }
-  }
-  const runs = [];
-  const wanted = Math.max(1, Math.floor(options3.repeat ?? 1));
-  for (let run2 = 1; run2 <= wanted; run2++) {
-    runs.push(await runOnce(options3, snapshot, tree));
-    if (options3.signal?.aborted === true || runs[runs.length - 1]?.outcome === "spawn_failed") break;
-  }
-  const combined = wanted === 1 ? runs[0] : combineRepeats(runs);
-  options3.beforeReread?.();
-  const changed = combined.outcome === "passed" && tree !== null ? await changedWhileRunning(options3.cwd, tree, gitContext) : null;
-  const evidence = changed !== null ? { ...combined, changedWhileRunning: changed } : combined;
-  if (options3.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
-    options3.reuse.cache.record(key, options3.reuse.nodeId, evidence);
-  }
-  return { evidence, before, ran: true };
-}
-async function runOnce(options3, snapshot, tree) {
-  const output2 = new VerifyOutput(options3.outputMatches);
-  const identity = currentChildIdentity();
-  const startedAtMs = Date.now();
-  const result = await runProcess({
-    command: trustedCommand("sh", "/bin/sh"),
-    args: ["-e", "-c", options3.command],
-    cwd: options3.cwd,
-    // PR code: run as the separate user when the run has one, and nothing it starts outlives it.
-    prCode: true,
-    env: buildChildEnv({
-      base: options3.env,
-      child: { kind: "verify" },
-      passThrough: options3.passThrough,
-      knownSecrets: options3.knownSecrets,
-      // As the separate user, the build's home is that user's own (the runner's is not writable for it).
-      ...identity !== null ? { set: { HOME: identity.home } } : {}
-    }),
-    timeoutMs: options3.timeoutMs,
-    // Both streams arrive here as runs of whole lines, interleaved in arrival order; the seam's own
-    // per-stream tails are not used, so keep them small.
-    tailBytes: 1024,
-    onOutput: (piece) => output2.piece(piece),
-    ...options3.echo !== void 0 ? { echo: options3.echo } : {},
-    ...options3.signal !== void 0 ? { signal: options3.signal } : {}
-  });
-  const outputMatches = output2.judge();
-  const reports = options3.receipts?.reports ?? [];
-  const receipt = result.kind === "exited" ? decideReceipt(
-    output2.keptForReceipt(),
-    reports.length > 0 ? await readTestReportFiles(options3.cwd, reports, startedAtMs) : null
-  ) : void 0;
-  const judged = judgeResult(result, {
-    base: {
-      command: options3.command,
-      cwd: options3.cwd,
-      expectExit: options3.expectExit,
-      durationMs: result.durationMs,
-      evidenceTree: tree,
-      ...snapshot.gaps,
-      ...snapshot.ignored,
-      ...outputMatches !== void 0 ? { outputMatches } : {}
-    },
-    tail: (note) => output2.evidenceTail(snapshot.treeNote, outputMatches, withLeftBehind(note, result))
-  });
-  return {
-    ...judged,
-    ...receipt !== void 0 ? { receipt } : {},
-    ...options3.receipts?.requireTests === true ? { testsRequired: true } : {}
-  };
-}
-function combineRepeats(runs) {
-  const passed = runs.filter((run2) => run2.outcome === "passed").length;
-  const shown2 = runs.find((run2) => run2.outcome !== "passed") ?? runs[runs.length - 1];
-  if (shown2 === void 0) throw new Error("combineRepeats: no run to combine");
-  const receipts = runs.flatMap((run2) => run2.receipt !== void 0 ? [run2.receipt] : []);
-  const receipt = receipts.find((r) => r.kind === "counts" && r.failed > 0) ?? receipts.find((r) => r.kind === "counts" && r.ran === 0) ?? receipts.find((r) => r.kind === "none") ?? shown2.receipt;
-  return {
-    ...shown2,
-    ...receipt !== void 0 ? { receipt } : {},
-    durationMs: runs.reduce((sum, run2) => sum + run2.durationMs, 0),
-    repeat: { runs: runs.length, passed }
-  };
-}
-function withLeftBehind(note, result) {
-  const left = result.kind === "spawn_failed" ? 0 : result.leftBehind ?? 0;
-  if (left === 0) return note;
-  const line2 = `[evidence-gate] ${left} process${left === 1 ? "" : "es"} the command left running (background, setsid or double-forked) ${left === 1 ? "was" : "were"} killed when it ended`;
-  return note === null ? line2 : `${note}
-${line2}`;
-}
-function judgeResult(result, parts) {
-  const { base, tail } = parts;
-  switch (result.kind) {
-    case "exited":
-      return {
-        ...base,
-        exitCode: result.exitCode,
-        outcome: result.exitCode === base.expectExit && base.outputMatches?.matched !== false ? "passed" : "failed",
-        outputTail: tail(null)
-      };
-    case "signalled":
-      return {
-        ...base,
-        exitCode: null,
-        outcome: "failed",
-        outputTail: tail(`[evidence-gate] the command was killed by ${result.signal}`)
-      };
-    case "cancelled":
-      return {
-        ...base,
-        exitCode: null,
-        outcome: "failed",
-        outputTail: tail("[evidence-gate] the command was cancelled (the run stopped) before it finished")
-      };
-    case "timed_out":
-      return {
-        ...base,
-        exitCode: null,
-        outcome: "timed_out",
-        outputTail: tail(
-          `[evidence-gate] timed out after ${result.timeoutMs} ms; its process group was killed`
-        )
-      };
-    case "spawn_failed":
-      return {
-        ...base,
-        exitCode: null,
-        outcome: "spawn_failed",
-        outputTail: tail(`[evidence-gate] the command could not start: ${result.message}`)
-      };
-    default:
-      return unreachable(result);
-  }
-}
-var VerifyQueue = class {
-  constructor(settings) {
-    this.settings = settings;
-    this.cache = settings.cache ?? new VerifyCache();
-    this.ignoredBaseline = settings.ignoredFiles?.baseline ?? null;
-  }
-  settings;
-  last = Promise.resolve();
-  cache;
-  /** The baseline the next verify's git-ignored files are compared with. */
-  ignoredBaseline;
-  /** Nodes whose model work is running now, and how many ever started (to see overlap with a verify). */
-  working = 0;
-  workStarts = 0;
-  /**
-   * Marks a node's own (model) work as running; call the returned function, once or more, when it ends
-   * (before the node's verify is queued). A verify that no node's work overlapped may move the
-   * ignored-files baseline on past the files it wrote itself; otherwise the baseline stays.
-   */
-  nodeWorking() {
-    this.working++;
-    this.workStarts++;
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      this.working--;
-    };
-  }
-  /**
-   * The baseline the next verify's git-ignored files will be compared with (moved on past the files earlier
-   * verifies wrote); `null` when the queue does not measure them. Saved at the end of a leg for `resume`.
-   */
-  get currentIgnoredBaseline() {
-    return this.ignoredBaseline;
-  }
-  /**
-   * Queues one sink's verify; it starts when every verify queued before it has settled. With `verify-base`
-   * the base's twin runs next, in the same turn, and its comparison is the evidence's `base`.
-   */
-  run(request) {
-    return this.exclusive(async () => {
-      const { evidence, common } = await this.runHead(request);
-      const base = this.settings.base;
-      if (base === void 0 || request.signal?.aborted === true) return evidence;
-      return { ...evidence, base: await base.compare(common, evidence) };
-    });
-  }
-  /** One sink's verify on the head (see {@link run}), with the options it ran with. */
-  async runHead(request) {
-    const baseline = this.ignoredBaseline;
-    const quietAtStart = this.working === 0;
-    const startsAtStart = this.workStarts;
-    const exclude = this.settings.ignoredFiles?.exclude;
-    const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
-    const elsewhere = (exclude ?? []).find((folder) => isInside2(request.cwd, folder));
-    const handBack = () => {
-      if (this.working === 0 && this.settings.handBack !== void 0)
-        handBackBeforeEngineReads(this.settings.handBack);
-    };
-    handBack();
-    const common = {
-      command: request.command,
-      cwd: request.cwd,
-      timeoutMs: request.timeoutMs,
-      expectExit: request.expectExit,
-      env: this.settings.baseEnv,
-      passThrough: this.settings.passThrough,
-      knownSecrets: this.settings.knownSecrets,
-      ...this.settings.indexOverlay !== void 0 ? { indexOverlay: this.settings.indexOverlay } : {},
-      ...this.settings.echo !== void 0 ? { echo: this.settings.echo } : {},
-      ...request.signal !== void 0 ? { signal: request.signal } : {},
-      ...request.outputMatches != null ? { outputMatches: request.outputMatches } : {},
-      ...this.settings.repeat !== void 0 ? { repeat: this.settings.repeat } : {},
-      ...this.settings.receipts !== void 0 ? { receipts: this.settings.receipts } : {},
-      beforeReread: handBack
-    };
-    if (baseline !== null && elsewhere !== void 0) {
-      const measured2 = await measureAndRun(common);
-      return {
-        common,
-        evidence: {
-          ...measured2.evidence,
-          ignoredFiles: "unknown",
-          ignoredFilesReason: `the command ran in ${request.cwd}, a working tree of its own inside the run directory (a managed worktree), whose git-ignored files the run's baseline (the main working tree's) does not describe`
-        }
-      };
-    }
-    const measured = await measureAndRun({
-      ...common,
-      reuse: { cache: this.cache, nodeId: request.nodeId },
-      ...baseline !== null ? {
-        ignoredFiles: {
-          baseline,
-          ...exclude ? { exclude } : {},
-          ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
-        }
-      } : {}
-    });
-    const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
-    if (baseline !== null && measured.ran && measured.before !== null && quiet) {
-      handBack();
-      const after = await ignoredFilesFingerprint(request.cwd, {
-        baseEnv: this.settings.baseEnv,
-        knownSecrets: this.settings.knownSecrets,
-        ...exclude !== void 0 ? { exclude } : {},
-        ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
-      });
-      if (this.working === 0 && this.workStarts === startsAtStart) {
-        this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);
-      }
-    }
-    return { evidence: measured.evidence, common };
-  }
-  /** Runs `task` when every task queued before it has settled (the queue's mutex, for other work). */
-  exclusive(task2) {
-    const next = this.last.then(task2, task2);
-    this.last = next.catch(() => void 0);
-    return next;
-  }
-};
-function isInside2(path2, folder) {
-  const rel = relative5(folder, path2);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute5(rel);
-}
-
-// src/engine/auto-plan.ts
-import { resolve as resolve7 } from "node:path";
-
-// src/evidence/build-evidence.ts
-import { posix } from "node:path";
-
 // src/evidence/verify-suggestion.ts
-import { basename as basename3, dirname as dirname3 } from "node:path";
+import { basename, dirname } from "node:path";
 
 // src/evidence/folder-command.ts
 function shellWord(path2) {
@@ -37547,7 +31081,7 @@ var python = {
   ecosystem: (n) => pythonManager(n).ecosystem,
   suggestion: (n) => pythonManager(n).suggestion
 };
-var gradle2 = (names) => names.has("gradlew") ? "./gradlew build" : "gradle build";
+var gradle = (names) => names.has("gradlew") ? "./gradlew build" : "gradle build";
 var maven = (names) => names.has("mvnw") ? "./mvnw -B verify" : "mvn -B verify";
 var mill = (names) => names.has("mill") ? "./mill __.test" : "mill __.test";
 var rake = (names) => names.has("Gemfile") ? "bundle exec rake" : "rake";
@@ -37562,10 +31096,10 @@ var make = { ecosystem: fixed("Make"), suggestion: fixed("make") };
 var RULES = [
   // JVM
   { pattern: "gradlew", ecosystem: fixed("Gradle"), suggestion: fixed("./gradlew build") },
-  { pattern: "build.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle2 },
-  { pattern: "build.gradle", ecosystem: fixed("Gradle"), suggestion: gradle2 },
-  { pattern: "settings.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle2 },
-  { pattern: "settings.gradle", ecosystem: fixed("Gradle"), suggestion: gradle2 },
+  { pattern: "build.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
+  { pattern: "build.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
+  { pattern: "settings.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
+  { pattern: "settings.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
   { pattern: "mvnw", ecosystem: fixed("Maven"), suggestion: fixed("./mvnw -B verify") },
   { pattern: "pom.xml", ecosystem: fixed("Maven"), suggestion: maven },
   { pattern: "build.sbt", ecosystem: fixed("sbt (Scala)"), suggestion: fixed("sbt test") },
@@ -37751,7 +31285,7 @@ function signalRank(fileName) {
 }
 
 // src/evidence/verify-suggestion.ts
-var segments2 = (path2) => path2 === "." || path2 === "" ? 0 : path2.split("/").length;
+var segments = (path2) => path2 === "." || path2 === "" ? 0 : path2.split("/").length;
 function suggestVerifyCommand(signals) {
   const placed = signals.map((signal2) => {
     const inner = readCommandInFolder(signal2.suggestion);
@@ -37761,10 +31295,10 @@ function suggestVerifyCommand(signals) {
       signal: signal2,
       inner,
       /** Depth of the directory the suggestion is phrased from (the one scanned to find this signal). */
-      scanned: segments2(dirname3(signal2.file)) - (steps.length - up) + up,
+      scanned: segments(dirname(signal2.file)) - (steps.length - up) + up,
       /** For a folder that only climbs (`..`, `../..`): how far; after every climb otherwise. */
       climb: steps.length > 0 && up === steps.length ? up : Number.POSITIVE_INFINITY,
-      rank: signalRank(basename3(signal2.file))
+      rank: signalRank(basename(signal2.file))
     };
   });
   const ordered = placed.sort(
@@ -37777,7 +31311,7 @@ function suggestVerifyCommand(signals) {
     command: first.signal.suggestion,
     signal: first.signal,
     guess: distinct.size > 1,
-    nested: first.inner === null ? null : { folder: dirname3(first.signal.file), command: first.inner.command }
+    nested: first.inner === null ? null : { folder: dirname(first.signal.file), command: first.inner.command }
   };
 }
 
@@ -37874,11 +31408,11 @@ function refusalMessage(signals, spell, root) {
 }
 
 // src/evidence/build-signals.ts
-import { basename as basename4, dirname as dirname4, join as join12, relative as relative6, resolve as resolve3, sep as sep4 } from "node:path";
+import { basename as basename2, dirname as dirname2, join as join3, relative, resolve, sep } from "node:path";
 
 // src/evidence/directory-names.ts
-import { lstat as lstat3, opendir } from "node:fs/promises";
-import { join as join11 } from "node:path";
+import { lstat, opendir } from "node:fs/promises";
+import { join as join2 } from "node:path";
 var MAX_ENTRIES_PER_DIRECTORY = 1e4;
 async function listTopLevelNames(dir, options3 = {}) {
   const limit = options3.limit ?? MAX_ENTRIES_PER_DIRECTORY;
@@ -37908,12 +31442,12 @@ async function listTopLevelNames(dir, options3 = {}) {
   }
   return { entries, read, truncated };
 }
-async function namesIn2(dir, exact) {
+async function namesIn(dir, exact) {
   const listing = await listTopLevelNames(dir);
   const found = /* @__PURE__ */ new Map();
   await Promise.all(
     exact.map(async (name) => {
-      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join11(dir, name)) : null);
+      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join2(dir, name)) : null);
       if (kind !== null) found.set(name, kind);
     })
   );
@@ -37930,7 +31464,7 @@ async function namesIn2(dir, exact) {
 }
 async function kindOf(path2) {
   try {
-    const stats = await lstat3(path2);
+    const stats = await lstat(path2);
     return stats.isDirectory() ? "dir" : "file";
   } catch {
     return null;
@@ -37939,7 +31473,7 @@ async function kindOf(path2) {
 
 // src/evidence/build-signals.ts
 var MAX_SUBDIRECTORIES = 200;
-var MAX_DEPTH2 = 3;
+var MAX_DEPTH = 3;
 var MAX_PATH_FOLDERS = 32;
 var MONOREPO_FOLDERS = [
   "packages",
@@ -37962,7 +31496,7 @@ var SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
 ]);
 var EXACT_NAMES = [.../* @__PURE__ */ new Set([...SIGNAL_NAMES, ...MONOREPO_FOLDERS])];
 async function scanBuildSignals(dirs) {
-  const unique = [...new Set(dirs.map((d) => resolve3(d)))];
+  const unique = [...new Set(dirs.map((d) => resolve(d)))];
   const root = unique[0];
   if (root === void 0) return [];
   return scanDirectories(
@@ -37972,14 +31506,14 @@ async function scanBuildSignals(dirs) {
   );
 }
 async function scanBuildSignalsAlongPath(path2) {
-  const root = resolve3(path2.root);
-  const workDir = resolve3(path2.workingDirectory);
-  const down = relative6(root, workDir);
-  if (down.startsWith(`..${sep4}`) || down === ".." || resolve3(root, down) !== workDir) {
+  const root = resolve(path2.root);
+  const workDir = resolve(path2.workingDirectory);
+  const down = relative(root, workDir);
+  if (down.startsWith(`..${sep}`) || down === ".." || resolve(root, down) !== workDir) {
     return scanBuildSignals([root, workDir]);
   }
-  const steps = down === "" ? [] : down.split(sep4);
-  const between = steps.slice(0, -1).map((_, i) => join12(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
+  const steps = down === "" ? [] : down.split(sep);
+  const between = steps.slice(0, -1).map((_, i) => join3(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
   const dirs = [
     { dir: root, descend: true },
     ...between.map((dir) => ({ dir, descend: false })),
@@ -37988,39 +31522,39 @@ async function scanBuildSignalsAlongPath(path2) {
   return scanDirectories(root, dirs, (_from, folder) => relativePath(workDir, folder));
 }
 async function scanDirectories(root, dirs, phrase) {
-  const own2 = await Promise.all(dirs.map(({ dir }) => namesIn2(dir, EXACT_NAMES)));
+  const own2 = await Promise.all(dirs.map(({ dir }) => namesIn(dir, EXACT_NAMES)));
   const seen = new Set(dirs.map(({ dir }) => dir));
   const nested = /* @__PURE__ */ new Map();
   const signalsOf = (from, folder, names) => {
     const shaped = (where) => (command) => where === "" ? command : commandInFolder(where, command);
     return signalsIn(
       names,
-      (name) => displayPath2(root, folder, name),
+      (name) => displayPath(root, folder, name),
       shaped(phrase(from, folder)),
       // A test file in `tests/` belongs to the project one folder up: its command runs there.
-      TEST_FOLDERS.includes(basename4(folder)) ? shaped(phrase(from, dirname4(folder))) : void 0
+      TEST_FOLDERS.includes(basename2(folder)) ? shaped(phrase(from, dirname2(folder))) : void 0
     );
   };
   for (let i = dirs.length - 1; i >= 0; i--) {
     const { dir, descend } = dirs[i];
     if (!descend) continue;
     const folders = await subfoldersOf(dir, own2[i], seen);
-    for (const folder of folders.keys()) seen.add(join12(dir, ...folder.split("/")));
+    for (const folder of folders.keys()) seen.add(join3(dir, ...folder.split("/")));
     const found = await mapInBatches(
       [...folders.entries()],
-      async ([folder, names]) => signalsOf(dir, join12(dir, ...folder.split("/")), names)
+      async ([folder, names]) => signalsOf(dir, join3(dir, ...folder.split("/")), names)
     );
     nested.set(dir, found.flat());
   }
   return dirs.flatMap(({ dir }, i) => [...signalsOf(dir, dir, own2[i]), ...nested.get(dir) ?? []]);
 }
 function relativePath(from, to) {
-  return relative6(from, to).split(sep4).join("/");
+  return relative(from, to).split(sep).join("/");
 }
-function displayPath2(root, dir, name) {
-  const rel = relative6(root, join12(dir, name));
-  const inside2 = rel !== "" && !rel.startsWith(`..${sep4}`) && rel !== "..";
-  return (inside2 ? rel : join12(dir, name)).split(sep4).join("/");
+function displayPath(root, dir, name) {
+  const rel = relative(root, join3(dir, name));
+  const inside2 = rel !== "" && !rel.startsWith(`..${sep}`) && rel !== "..";
+  return (inside2 ? rel : join3(dir, name)).split(sep).join("/");
 }
 var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
 async function subfoldersOf(dir, names, exclude) {
@@ -38030,15 +31564,15 @@ async function subfoldersOf(dir, names, exclude) {
     if (parent === "") {
       for (const name of MONOREPO_FOLDERS) if (listed2.has(name, "dir")) found.add(name);
     }
-    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join12(dir, ...rel.split("/"))));
+    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join3(dir, ...rel.split("/"))));
   };
   const isMonorepoChild = (rel) => MONOREPO_FOLDERS.includes(rel.split("/")[0]);
   let level = childrenOf("", names);
-  for (let depth = 1; depth <= MAX_DEPTH2 && level.length > 0; depth++) {
+  for (let depth = 1; depth <= MAX_DEPTH && level.length > 0; depth++) {
     const ordered = depth === 2 ? [...level.filter(isMonorepoChild), ...level.filter((r) => !isMonorepoChild(r))] : level;
     const taken = ordered.slice(0, MAX_SUBDIRECTORIES - picked.size);
     const listed2 = await mapInBatches(taken, async (rel) => {
-      const listing = await namesIn2(join12(dir, ...rel.split("/")), EXACT_NAMES);
+      const listing = await namesIn(join3(dir, ...rel.split("/")), EXACT_NAMES);
       return [rel, listing];
     });
     for (const [rel, listing] of listed2) picked.set(rel, listing);
@@ -38065,8 +31599,8 @@ async function mapInBatches(items, f) {
 }
 
 // src/graph/fragment-source.ts
-import { lstat as lstat4, readFile as readFile3, realpath as realpath2 } from "node:fs/promises";
-import { dirname as dirname5, join as join13 } from "node:path";
+import { lstat as lstat2, readFile, realpath } from "node:fs/promises";
+import { dirname as dirname3, join as join4 } from "node:path";
 
 // src/graph/graph-text.ts
 var import_yaml2 = __toESM(require_dist(), 1);
@@ -38130,16 +31664,16 @@ function fragmentNameProblem(name) {
   return `${JSON.stringify(name)} is not a fragment name: write a bare file name (letters, digits, ".", "_" or "-", starting with a letter or digit, no ".." and no "/"), which is looked up as fragments/NAME.yaml beside the graph file and nowhere else`;
 }
 function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
-  const folder = join13(dirname5(graphPath), "fragments");
-  const shownFolder = join13(dirname5(shownGraphPath), "fragments");
+  const folder = join4(dirname3(graphPath), "fragments");
+  const shownFolder = join4(dirname3(shownGraphPath), "fragments");
   return {
     async read(name) {
-      const location = join13(shownFolder, `${name}.yaml`);
+      const location = join4(shownFolder, `${name}.yaml`);
       const problem = fragmentNameProblem(name);
       if (problem !== null) return { kind: "unreadable", location, reason: problem };
-      const path2 = join13(folder, `${name}.yaml`);
+      const path2 = join4(folder, `${name}.yaml`);
       try {
-        const entry = await lstat4(path2);
+        const entry = await lstat2(path2);
         if (entry.isSymbolicLink()) {
           return {
             kind: "unreadable",
@@ -38150,14 +31684,14 @@ function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
         if (entry.isDirectory()) {
           return { kind: "unreadable", location, reason: "it is a directory, not a fragment file" };
         }
-        if (dirname5(await realpath2(path2)) !== join13(await realpath2(dirname5(graphPath)), "fragments")) {
+        if (dirname3(await realpath(path2)) !== join4(await realpath(dirname3(graphPath)), "fragments")) {
           return {
             kind: "unreadable",
             location,
             reason: "it resolves outside the graph's fragments/ folder (is fragments/ a symlink?): make fragments/ a real folder beside the graph"
           };
         }
-        return { kind: "found", location, text: await readFile3(path2, "utf8") };
+        return { kind: "found", location, text: await readFile(path2, "utf8") };
       } catch (error63) {
         if (error63.code === "ENOENT") return { kind: "missing", location };
         return {
@@ -38192,6 +31726,90 @@ async function gatherFragments(data, source) {
     level = next;
   }
   return library;
+}
+
+// src/graph/duration.ts
+var DURATION_EXAMPLES = "90s, 45m, 1h30m, 1.5h, 500ms";
+var NS_PER_UNIT = /* @__PURE__ */ new Map([
+  ["ns", 1n],
+  ["us", 1000n],
+  ["\xB5s", 1000n],
+  // U+00B5 micro sign
+  ["\u03BCs", 1000n],
+  // U+03BC Greek small mu
+  ["ms", 1000000n],
+  ["s", 1000000000n],
+  ["m", 60000000000n],
+  ["h", 3600000000000n]
+]);
+var MAX_NS = 2n ** 63n - 1n;
+var TERM = /^(\d*)(?:\.(\d*))?([^\d.]+)/;
+function parseDuration(text2) {
+  const fail = (why2) => ({
+    ok: false,
+    message: `invalid duration ${JSON.stringify(text2)}: ${why2} (want a Go duration like ${DURATION_EXAMPLES})`
+  });
+  let rest = text2;
+  let negative = false;
+  if (rest.startsWith("-") || rest.startsWith("+")) {
+    negative = rest.startsWith("-");
+    rest = rest.slice(1);
+  }
+  if (rest === "0") return { ok: true, ms: 0 };
+  if (rest === "") return fail("empty");
+  let totalNs = 0n;
+  while (rest !== "") {
+    const term = TERM.exec(rest);
+    if (term === null) {
+      return fail(/^[\d.]+$/.test(rest) ? `missing unit after "${rest}"` : `cannot read "${rest}"`);
+    }
+    const [whole, intDigits = "", fracDigits, unit = ""] = term;
+    if (intDigits === "" && (fracDigits === void 0 || fracDigits === "")) {
+      return fail(`"${whole}" has no number`);
+    }
+    const unitNs = NS_PER_UNIT.get(unit);
+    if (unitNs === void 0) return fail(`unknown unit "${unit}"`);
+    let termNs = BigInt(intDigits === "" ? "0" : intDigits) * unitNs;
+    if (fracDigits !== void 0 && fracDigits !== "") {
+      termNs += BigInt(fracDigits) * unitNs / 10n ** BigInt(fracDigits.length);
+    }
+    totalNs += termNs;
+    if (totalNs > MAX_NS) return fail("too large (over about 292 years)");
+    rest = rest.slice(whole.length);
+  }
+  const ms = Number(totalNs) / 1e6;
+  return { ok: true, ms: negative ? -ms : ms };
+}
+function formatDuration(ms) {
+  if (!Number.isFinite(ms)) return String(ms);
+  const sign = ms < 0 ? "-" : "";
+  let rest = Math.floor(Math.abs(ms));
+  if (rest === 0) return "0";
+  const parts = [];
+  for (const [unit, size] of [
+    ["h", 36e5],
+    ["m", 6e4],
+    ["s", 1e3],
+    ["ms", 1]
+  ]) {
+    const count3 = Math.floor(rest / size);
+    if (count3 > 0) parts.push(`${count3}${unit}`);
+    rest -= count3 * size;
+  }
+  return sign + parts.join("");
+}
+
+// src/graph/pattern.ts
+function compilePattern(source) {
+  try {
+    return { ok: true, pattern: { source, re2: RE2JS.compile(source) } };
+  } catch (error63) {
+    const why2 = error63 instanceof Error ? error63.message : String(error63);
+    return { ok: false, message: `invalid regex ${JSON.stringify(source)}: ${why2}` };
+  }
+}
+function searchPattern(pattern, text2) {
+  return pattern.re2.test(text2);
 }
 
 // src/graph/schema.ts
@@ -38317,6 +31935,20 @@ function ancestorsOf(nodes, id2) {
     }
   }
   return seen;
+}
+function hasAncestor(byId, id2, candidate) {
+  const seen = /* @__PURE__ */ new Set();
+  const stack = [id2];
+  while (stack.length > 0) {
+    for (const parent of byId.get(stack.pop() ?? "")?.depends_on ?? []) {
+      if (parent === candidate && byId.has(parent)) return true;
+      if (!seen.has(parent) && byId.has(parent)) {
+        seen.add(parent);
+        stack.push(parent);
+      }
+    }
+  }
+  return false;
 }
 function dependentsOf(nodes, id2) {
   return nodes.filter((node3) => node3.depends_on?.includes(id2) === true).map((node3) => node3.id);
@@ -38507,7 +32139,7 @@ function interpolate(template, ctx) {
   const failures = /* @__PURE__ */ new Map();
   for (const ref of placeholdersIn(template)) {
     if (values.has(ref.token) || failures.has(ref.token)) continue;
-    const resolved = resolve4(ref, ctx);
+    const resolved = resolve2(ref, ctx);
     if (resolved.ok) values.set(ref.token, resolved.value);
     else failures.set(ref.token, resolved.why);
   }
@@ -38522,7 +32154,7 @@ function interpolate(template, ctx) {
   const text2 = template.replace(TOKEN, (token) => values.get(token) ?? token);
   return { ok: true, text: text2 };
 }
-function resolve4(ref, ctx) {
+function resolve2(ref, ctx) {
   if (ref.problem !== null) return { ok: false, why: ref.problem };
   switch (ref.namespace) {
     case "inputs":
@@ -39215,12 +32847,12 @@ function standIn(using) {
 }
 
 // src/graph/salvage.ts
-var MAX_ROUNDS2 = 8;
+var MAX_ROUNDS = 8;
 var REMOVED = /* @__PURE__ */ Symbol("removed");
 function salvageSpec(raw2, issues) {
   const data = structuredClone(raw2);
   let pending = issues;
-  for (let round = 0; round < MAX_ROUNDS2; round += 1) {
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
     for (const issue2 of pending) {
       if (!prune(data, issue2)) return null;
     }
@@ -39622,6 +33254,7 @@ function templatedFields(node3) {
 function placeholderIssues(nodes) {
   const issues = [];
   const byId = new Map(nodes.map((node3) => [node3.id, node3]));
+  const firstById = indexById(nodes);
   const bodies = /* @__PURE__ */ new Map();
   for (const node3 of nodes) {
     if (node3.feedback !== void 0) bodies.set(node3.id, new Set(feedbackBodyOf(nodes, node3.id)));
@@ -39629,7 +33262,6 @@ function placeholderIssues(nodes) {
   nodes.forEach((node3, index) => {
     const fields = templatedFields(node3);
     if (fields.length === 0) return;
-    const ancestors = ancestorsOf(nodes, node3.id);
     for (const [field, template] of fields) {
       for (const ref of placeholdersIn(template)) {
         const at = `${field}: ${ref.token}`;
@@ -39645,7 +33277,7 @@ function placeholderIssues(nodes) {
           if (producer === void 0) report(`names unknown node ${JSON.stringify(ref.name)}`);
           else if (producer.type === "gate")
             report(`names gate ${JSON.stringify(ref.name)}, which saves no output`);
-          else if (ref.name === node3.id || !ancestors.has(ref.name)) {
+          else if (ref.name === node3.id || !hasAncestor(firstById, node3.id, ref.name)) {
             report(
               `names ${JSON.stringify(ref.name)}, which is not an ancestor of this node \u2014 its output may not exist when this node starts; add it to depends_on (directly or through a parent)`
             );
@@ -39807,6 +33439,1028 @@ function attachVerifyCommand(spec, command, options3) {
   return attached;
 }
 
+// src/proxy/credential.ts
+var DUMMY_CREDENTIAL = "evidence-gate-key-proxy-dummy";
+var CREDENTIAL_VARIABLES = {
+  claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
+  codex: ["OPENAI_API_KEY", "CODEX_API_KEY"]
+};
+var AUTH_HEADERS = ["x-api-key", "authorization"];
+function upstreamAuthHeader(credential) {
+  if (credential.runtime === "claude" && credential.variable === "ANTHROPIC_API_KEY")
+    return ["x-api-key", credential.value];
+  return ["authorization", `Bearer ${credential.value}`];
+}
+function dummyCredentialEnv(credential) {
+  if (credential.runtime === "codex")
+    return { OPENAI_API_KEY: DUMMY_CREDENTIAL, CODEX_API_KEY: DUMMY_CREDENTIAL };
+  return { [credential.variable]: DUMMY_CREDENTIAL };
+}
+
+// src/proxy/key-proxy.ts
+import { randomBytes as randomBytes2, timingSafeEqual } from "node:crypto";
+import {
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest
+} from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+
+// src/proxy/codex-provider.ts
+var PROXY_PROVIDER_ID = "evidence-gate-key-proxy";
+var OPENAI_API_BASE = "https://api.openai.com/v1";
+var PROXY_ENV_KEY = "OPENAI_API_KEY";
+var BUILT_IN_PROVIDERS = /* @__PURE__ */ new Set(["openai"]);
+function keySegment(id2) {
+  return /^[A-Za-z0-9_-]+$/.test(id2) ? id2 : JSON.stringify(id2);
+}
+function codexProxyPairs(baseUrl, provider) {
+  const pairs = proxyPairs(baseUrl, provider);
+  for (const pair of pairs) issuedPairs.add(pair);
+  return pairs;
+}
+var issuedPairs = /* @__PURE__ */ new Set();
+function proxyPairs(baseUrl, provider) {
+  if (provider !== void 0 && !BUILT_IN_PROVIDERS.has(provider)) {
+    const table3 = `model_providers.${keySegment(provider)}`;
+    return [
+      `${table3}.base_url=${JSON.stringify(baseUrl)}`,
+      `${table3}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`
+    ];
+  }
+  const table2 = `model_providers.${PROXY_PROVIDER_ID}`;
+  return [
+    `model_provider=${JSON.stringify(PROXY_PROVIDER_ID)}`,
+    `${table2}.name="evidence-gate key proxy"`,
+    `${table2}.base_url=${JSON.stringify(baseUrl)}`,
+    `${table2}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`,
+    `${table2}.wire_api="responses"`
+  ];
+}
+function tomlString(value) {
+  const v = value.trim();
+  if (v.startsWith("'") && v.endsWith("'") && v.length >= 2) return v.slice(1, -1);
+  if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) {
+    try {
+      const parsed = JSON.parse(v);
+      if (typeof parsed === "string") return parsed;
+    } catch {
+    }
+    return v.slice(1, -1);
+  }
+  return v;
+}
+function segments2(key) {
+  return [...key.matchAll(/"([^"\n]*)"|'([^'\n]*)'|([^."']+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
+}
+function operatorCodexProvider(pairs) {
+  let selected;
+  const baseUrls = /* @__PURE__ */ new Map();
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq < 0) continue;
+    const key = segments2(pair.slice(0, eq).trim());
+    const value = tomlString(pair.slice(eq + 1));
+    if (key.length === 1 && key[0] === "model_provider") selected = value;
+    if (key.length === 3 && key[0] === "model_providers" && key[2] === "base_url")
+      baseUrls.set(key[1], value);
+  }
+  if (selected === void 0 || BUILT_IN_PROVIDERS.has(selected)) return { kind: "none" };
+  const baseUrl = baseUrls.get(selected);
+  if (baseUrl === void 0)
+    return {
+      kind: "unusable",
+      problem: `codex-config selects provider ${JSON.stringify(selected)} but gives it no base_url (model_providers.${keySegment(selected)}.base_url=\u2026): the key proxy needs it as its upstream`
+    };
+  return { kind: "provider", id: selected, baseUrl };
+}
+function isProxyProviderPair(pair) {
+  return issuedPairs.has(pair);
+}
+
+// src/proxy/http-relay.ts
+var HOP_BY_HOP = /* @__PURE__ */ new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade"
+]);
+function endToEndHeaders(headers, drop) {
+  const named = String(headers.connection ?? "").split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "");
+  const out = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === void 0 || HOP_BY_HOP.has(name) || named.includes(name) || drop.includes(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+function loggablePath(path2) {
+  const clean2 = path2.replace(/[^\x20-\x7e]/g, "?");
+  return clean2.length > 200 ? `${clean2.slice(0, 200)}\u2026` : clean2;
+}
+function sendApiError(response, api, status, message) {
+  const text2 = `evidence-gate key proxy: ${message}`;
+  const body = api === "anthropic" ? {
+    type: "error",
+    error: {
+      type: status === 413 ? "request_too_large" : status >= 500 ? "api_error" : "invalid_request_error",
+      message: text2
+    }
+  } : {
+    error: {
+      message: text2,
+      type: status >= 500 ? "server_error" : "invalid_request_error",
+      code: null
+    }
+  };
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  response.writeHead(status, { "content-type": "application/json", connection: "close" });
+  response.end(JSON.stringify(body));
+}
+function readBoundedBody(request, max) {
+  const declared = Number(request.headers["content-length"] ?? "0");
+  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ kind: "too-large" });
+  return new Promise((resolve15, reject) => {
+    const chunks = [];
+    let size = 0;
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size > max) {
+        request.off("data", onData);
+        resolve15({ kind: "too-large" });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on("data", onData);
+    request.on("end", () => resolve15({ kind: "read", body: Buffer.concat(chunks) }));
+    request.on("error", reject);
+  });
+}
+function readCapped(stream, max) {
+  return new Promise((resolve15, reject) => {
+    const chunks = [];
+    let size = 0;
+    stream.on("data", (chunk) => {
+      if (size >= max) return;
+      chunks.push(chunk.subarray(0, max - size));
+      size += chunk.length;
+    });
+    stream.on("end", () => resolve15(Buffer.concat(chunks)));
+    stream.on("error", reject);
+  });
+}
+
+// src/proxy/model-routes.ts
+var ROUTES = {
+  // Relative to ANTHROPIC_BASE_URL (the SDK appends `/v1/...`).
+  anthropic: [
+    { method: "POST", path: "/v1/messages" },
+    { method: "POST", path: "/v1/messages/count_tokens" },
+    { method: "GET", path: "/v1/models" },
+    { method: "GET", path: "/v1/models", withId: true }
+  ],
+  // Relative to a codex provider's `base_url` (which already ends in `/v1` upstream).
+  openai: [
+    { method: "POST", path: "/responses" },
+    { method: "POST", path: "/responses/compact" },
+    { method: "POST", path: "/chat/completions" },
+    { method: "GET", path: "/models" },
+    { method: "GET", path: "/models", withId: true }
+  ]
+};
+var ID_SEGMENT = /^\/[A-Za-z0-9._:-]{1,200}$/;
+function matches(route, path2) {
+  if (!route.withId) return path2 === route.path;
+  return path2.startsWith(route.path) && ID_SEGMENT.test(path2.slice(route.path.length));
+}
+function routeDecision(api, method, path2) {
+  const routes = ROUTES[api].filter((route) => matches(route, path2));
+  if (routes.length === 0) return "not-a-model-route";
+  return routes.some((route) => route.method === method) ? "allowed" : "wrong-method";
+}
+
+// src/proxy/key-proxy.ts
+var ANTHROPIC_API_BASE = "https://api.anthropic.com";
+var DEFAULT_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+var MAX_ERROR_BODY_BYTES = 1024 * 1024;
+function upstreamProblem(url2) {
+  let parsed;
+  try {
+    parsed = new URL(url2);
+  } catch {
+    return `${JSON.stringify(url2)} is not a URL`;
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+    return `${JSON.stringify(url2)} is not an http or https URL`;
+  if (parsed.username !== "" || parsed.password !== "")
+    return "the URL holds a user name or password: give the credential as the key, not in the URL";
+  if (parsed.search !== "" || parsed.hash !== "")
+    return `${JSON.stringify(url2)} has a query or fragment: give a base URL`;
+  return null;
+}
+function afterPrefix(path2, secret) {
+  const match = /^\/([^/]*)(\/.*)?$/.exec(path2);
+  if (match === null) return null;
+  const given = Buffer.from(match[1] ?? "", "utf8");
+  if (given.length !== secret.length || !timingSafeEqual(given, secret)) return null;
+  return match[2] ?? "/";
+}
+function refuse(state, request, response, refusal) {
+  request.resume();
+  state.log({ kind: "refused", ...refusal });
+  sendApiError(response, state.api, refusal.status, refusal.reason);
+}
+async function handle(state, request, response) {
+  const method = request.method ?? "";
+  const raw2 = request.url ?? "/";
+  const queryAt = raw2.indexOf("?");
+  const path2 = afterPrefix(queryAt < 0 ? raw2 : raw2.slice(0, queryAt), state.secret);
+  const query = queryAt < 0 ? "" : raw2.slice(queryAt);
+  if (path2 === null) {
+    const reason = "the path is not under this proxy's prefix";
+    return refuse(state, request, response, {
+      status: 403,
+      method,
+      path: "(outside this proxy's prefix)",
+      reason
+    });
+  }
+  if (state.api === "anthropic" && path2 === "/api/hello" && (method === "HEAD" || method === "GET")) {
+    request.resume();
+    response.writeHead(200).end();
+    return;
+  }
+  const decision = routeDecision(state.api, method, path2);
+  if (decision !== "allowed") {
+    return refuse(state, request, response, {
+      status: decision === "wrong-method" ? 405 : 404,
+      method,
+      path: loggablePath(path2),
+      reason: decision === "wrong-method" ? `${method} is not allowed on this model API path` : "not a model API path: only the model API is forwarded"
+    });
+  }
+  const read = await readBoundedBody(request, state.maxRequestBytes);
+  if (read.kind === "too-large") {
+    const reason = `the request body is larger than ${state.maxRequestBytes} bytes`;
+    return refuse(state, request, response, { status: 413, method, path: loggablePath(path2), reason });
+  }
+  forward(state, { request, response }, { path: path2, query, body: read.body });
+}
+function forward(state, exchange, target, retried = false) {
+  const { request, response } = exchange;
+  const url2 = new URL(state.upstream.href);
+  url2.pathname = `${state.upstreamPath}${target.path}`;
+  url2.search = target.query;
+  const headers = endToEndHeaders(request.headers, [
+    "host",
+    "content-length",
+    "accept-encoding",
+    ...AUTH_HEADERS
+  ]);
+  const [authName, authValue] = upstreamAuthHeader(state.credential);
+  headers[authName] = authValue;
+  headers["accept-encoding"] = "identity";
+  headers["content-length"] = String(target.body.length);
+  const outgoing = state.send(url2, { method: request.method, headers, agent: state.agent });
+  state.inFlight.add(outgoing);
+  response.on("close", () => {
+    if (!response.writableFinished) outgoing.destroy();
+    state.inFlight.delete(outgoing);
+  });
+  outgoing.on("error", (error63) => {
+    state.inFlight.delete(outgoing);
+    if (response.writableEnded || response.destroyed) return;
+    if (!retried && outgoing.reusedSocket && error63.code === "ECONNRESET" && !response.headersSent)
+      return forward(state, exchange, target, true);
+    const message = `the upstream ${state.upstream.origin} could not be reached (${error63.message})`;
+    state.log({
+      kind: "upstream-failed",
+      method: request.method ?? "",
+      path: loggablePath(target.path),
+      message
+    });
+    sendApiError(response, state.api, 502, message);
+  });
+  outgoing.on("response", (answer) => relay(state, answer, response));
+  outgoing.end(target.body);
+}
+function relay(state, answer, response) {
+  const status = answer.statusCode ?? 502;
+  const headers = endToEndHeaders(answer.headers, []);
+  if (status < 400) {
+    response.writeHead(status, headers);
+    answer.on("error", () => response.destroy());
+    answer.pipe(response);
+    return;
+  }
+  readCapped(answer, MAX_ERROR_BODY_BYTES).then(
+    (raw2) => {
+      const body = Buffer.from(raw2.toString("latin1").split(state.credential.value).join("***"), "latin1");
+      response.writeHead(status, { ...headers, "content-length": String(body.length) });
+      response.end(body);
+    },
+    () => response.destroy()
+  );
+}
+var LIVE_UPSTREAMS = /* @__PURE__ */ new Map();
+function keyProxyUpstream(host) {
+  return LIVE_UPSTREAMS.get(host);
+}
+async function startKeyProxy(options3) {
+  const { credential } = options3;
+  const api = credential.runtime === "claude" ? "anthropic" : "openai";
+  const upstreamText = options3.upstream ?? (api === "anthropic" ? ANTHROPIC_API_BASE : OPENAI_API_BASE);
+  const problem = upstreamProblem(upstreamText);
+  if (problem !== null) throw new Error(`evidence-gate key proxy: the upstream ${problem}`);
+  const upstream = new URL(upstreamText);
+  const https = upstream.protocol === "https:";
+  const secretText = randomBytes2(24).toString("base64url");
+  const state = {
+    api,
+    credential,
+    upstream,
+    upstreamPath: upstream.pathname.replace(/\/+$/, ""),
+    secret: Buffer.from(secretText, "utf8"),
+    maxRequestBytes: options3.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    log: options3.log ?? (() => {
+    }),
+    agent: https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
+    send: https ? httpsRequest : httpRequest,
+    inFlight: /* @__PURE__ */ new Set()
+  };
+  const server = createServer((request, response) => {
+    handle(state, request, response).catch((error63) => {
+      const message = error63 instanceof Error ? error63.message : String(error63);
+      sendApiError(response, api, 500, `internal error (${message})`);
+    });
+  });
+  await new Promise((resolve15, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve15();
+    });
+  });
+  const { port } = server.address();
+  const baseUrl = `http://127.0.0.1:${port}/${secretText}`;
+  const host = `127.0.0.1:${port}`;
+  LIVE_UPSTREAMS.set(host, `${upstream.origin}${state.upstreamPath}`);
+  const env = credential.runtime === "claude" ? { ANTHROPIC_BASE_URL: baseUrl, ...dummyCredentialEnv(credential) } : dummyCredentialEnv(credential);
+  return {
+    baseUrl,
+    env,
+    codexConfig: credential.runtime === "codex" ? codexProxyPairs(baseUrl, options3.codexProvider) : [],
+    applyTo: (childEnv) => {
+      const out = {};
+      for (const [name, value] of Object.entries(childEnv)) {
+        if (CREDENTIAL_VARIABLES[credential.runtime].includes(name.toUpperCase())) continue;
+        if (credential.value !== "" && value.includes(credential.value)) continue;
+        out[name] = value;
+      }
+      return { ...out, ...env };
+    },
+    close: () => new Promise((resolve15) => {
+      LIVE_UPSTREAMS.delete(host);
+      for (const outgoing of state.inFlight) outgoing.destroy();
+      state.inFlight.clear();
+      server.close(() => resolve15());
+      server.closeAllConnections();
+      state.agent.destroy();
+    })
+  };
+}
+
+// src/runtime/claude-turn.ts
+import { randomUUID } from "node:crypto";
+
+// src/runtime/agent-turn.ts
+var NO_CALL = {
+  sessionId: null,
+  costUsd: 0,
+  usage: null,
+  numTurns: null,
+  denied: 0,
+  writtenPaths: [],
+  durationMs: 0,
+  reply: ""
+};
+function callFailure(cause, detail, sessionLimit = null) {
+  return { cause, detail, sessionLimit };
+}
+function limitPause(limit, resetsAt) {
+  return callFailure(
+    "run_error",
+    `paused: the model's ${limit} limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
+    { resetsAt }
+  );
+}
+function unfinishedCall(outcome, executable) {
+  switch (outcome.kind) {
+    case "spawn_failed":
+      return callFailure("run_error", `could not start ${executable}: ${outcome.message}`);
+    case "cancelled":
+      return callFailure("cancelled", "cancelled");
+    case "timed_out":
+      return callFailure("timeout", `killed after its timeout of ${Math.round(outcome.timeoutMs / 1e3)}s`);
+    case "no_result":
+      return callFailure("output_error", noResultWords(outcome.reason, outcome.stderrTail));
+    default:
+      return unreachable(outcome);
+  }
+}
+function sessionLostFailure(cli, sessionId, said) {
+  return {
+    cause: "run_error",
+    detail: `session lost: ${cli} no longer finds session ${sessionId} (${oneLine(said).slice(0, 200)}); it was not replaced by a fresh session`,
+    sessionLimit: null,
+    sessionLost: true
+  };
+}
+function noResultWords(reason, stderrTail) {
+  return `${reason}${stderrTail ? ` \u2014 stderr: ${lastLine(stderrTail)}` : ""}`;
+}
+function oneLine(text2) {
+  return text2.replace(/\s+/g, " ").trim();
+}
+function lastLine(text2) {
+  const lines = text2.trim().split("\n");
+  return oneLine(lines[lines.length - 1] ?? "");
+}
+
+// src/runtime/declared-plan.ts
+var PLAN_ITEMS_KEPT = 200;
+var PLAN_TEXT_CHARS = 300;
+function declaredPlan(items) {
+  return {
+    items: items.slice(0, PLAN_ITEMS_KEPT).map((item) => ({ text: clip(item.text, PLAN_TEXT_CHARS), done: item.done })),
+    total: items.length,
+    open: items.filter((item) => !item.done).length
+  };
+}
+function planOfClaudeTodos(todos) {
+  return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.status === "completed" })));
+}
+function planOfCodexTodos(todos) {
+  return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.completed })));
+}
+function clip(text2, chars) {
+  const points = Array.from(text2);
+  return points.length > chars ? `${points.slice(0, chars - 1).join("")}\u2026` : text2;
+}
+
+// src/runtime/claude-turn.ts
+async function claudeTurn(turn, signal2) {
+  const session = turn.session;
+  const sessionId = session.kind === "resume" ? session.sessionId : randomUUID();
+  turn.onStarted?.(sessionId);
+  const budgetUsd = turn.budgetUsd;
+  const cliBudgetUsd = budgetUsd !== null ? budgetUsd - (turn.completion?.spentUsd ?? 0) : null;
+  const env = turn.permissionMode === "bypassPermissions" ? { ...turn.modelEnv(), IS_SANDBOX: "1" } : turn.modelEnv();
+  const outcome = await turn.calls.claude({
+    label: turn.nodeId,
+    executable: turn.executable,
+    prompt: turn.prompt,
+    permissionMode: turn.permissionMode,
+    policy: turn.policy,
+    session: { kind: session.kind, sessionId },
+    ...cliBudgetUsd !== null && cliBudgetUsd > 0 ? { budgetUsd: cliBudgetUsd } : {},
+    ...turn.model !== void 0 ? { model: turn.model } : {},
+    cwd: turn.cwd,
+    // 2.1.332 offers TodoWrite only with both switches (measured; claude-stream.ts): a gate reading todos.
+    env: turn.completion?.planTool === true ? { ...env, CLAUDE_CODE_ENABLE_TASKS: "false", CLAUDE_CODE_ENABLE_TODO_TOOLS: "true" } : env,
+    timeoutMs: turn.timeoutMs,
+    signal: signal2,
+    ...turn.echo ? { echo: turn.echo } : {}
+  });
+  const facts = claudeFactsOf(outcome, sessionId);
+  const sessionCostUsd = facts.costUsd;
+  if (session.kind === "resume") {
+    const before = session.sessionCostUsd ?? null;
+    facts.costUsd = sessionCostUsd !== null && before !== null ? Math.max(0, sessionCostUsd - before) : null;
+  }
+  const report = (f) => ({ facts, failure: f, sessionCostUsd });
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, turn.executable));
+  const lost = turn.completion?.continuing === true ? lostSession(outcome) : null;
+  if (lost !== null) return report(sessionLostFailure("claude", sessionId, lost));
+  return report(completedFailure(outcome, facts, budgetUsd));
+}
+function lostSession(outcome) {
+  const r = outcome.result;
+  if (!r.isError) return null;
+  return r.errors.find((e) => /No conversation found with session ID/i.test(e)) ?? null;
+}
+function completedFailure(outcome, facts, budgetUsd) {
+  const r = outcome.result;
+  if (r.sessionLimit !== null) {
+    return limitPause("session", r.sessionLimit.resetsAt ?? null);
+  }
+  if (r.isError && r.budgetExhausted) {
+    const spent = facts.costUsd !== null ? `$${facts.costUsd.toFixed(4)}` : "an unknown cost";
+    const limit = budgetUsd !== null ? `$${budgetUsd.toFixed(4)}` : "its --max-budget-usd";
+    return callFailure(
+      "budget_exceeded",
+      `exceeded budget_usd: ${spent} vs ${limit} \u2014 claude stopped at --max-budget-usd (${oneLine(r.failureDetail ?? r.subtype)})`
+    );
+  }
+  if (r.isError) {
+    const why2 = r.failureDetail ?? r.subtype;
+    return callFailure("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine(why2)}`);
+  }
+  if (outcome.exitCode !== 0) return callFailure("nonzero_exit", `claude exited ${outcome.exitCode}`);
+  return null;
+}
+function claudeFactsOf(outcome, sessionId) {
+  if (outcome.kind === "completed") {
+    const r = outcome.result;
+    return {
+      sessionId: r.sessionId,
+      costUsd: r.totalCostUsd,
+      usage: r.usage,
+      numTurns: r.numTurns,
+      denied: r.deniedToolCalls,
+      writtenPaths: r.writtenPaths,
+      durationMs: outcome.durationMs,
+      reply: r.result ?? "",
+      plan: planOfClaudeTodos(r.todos)
+    };
+  }
+  const seen = outcome.kind === "timed_out" ? outcome.partial : outcome.kind === "spawn_failed" ? { deniedToolCalls: 0, writtenPaths: [] } : outcome;
+  return {
+    sessionId,
+    costUsd: null,
+    usage: null,
+    numTurns: null,
+    denied: seen.deniedToolCalls,
+    writtenPaths: seen.writtenPaths,
+    durationMs: outcome.durationMs,
+    reply: ""
+  };
+}
+
+// src/runtime/claude-runtime.ts
+var CLAUDE_ORDER = [
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "CLAUDE_CODE_OAUTH_TOKEN"
+];
+var CLOUD_SWITCHES = ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY"];
+var on = (value) => value !== void 0 && value !== "" && value !== "0";
+function proxyPlan(o) {
+  if (CLOUD_SWITCHES.some((name) => on(o.env[name])))
+    return { kind: "none", note: "key proxy: not used (claude runs on a cloud provider's credentials)" };
+  const variable = CLAUDE_ORDER.find((name) => (o.credentials[name] ?? "") !== "");
+  if (variable === void 0)
+    return { kind: "none", note: "key proxy: not used (no claude credential given: the CLI's own login)" };
+  const upstream = o.env.ANTHROPIC_BASE_URL;
+  const problem = upstream !== void 0 && upstream !== "" ? upstreamProblem(upstream) : null;
+  if (problem !== null) return { kind: "refused", message: `ANTHROPIC_BASE_URL: ${problem}` };
+  return {
+    kind: "proxy",
+    credential: { runtime: "claude", variable, value: o.credentials[variable] },
+    where: upstream !== void 0 && upstream !== "" ? { upstream } : {}
+  };
+}
+function claudeNotLoggedInMessage(surface) {
+  const said = 'the claude CLI answered "Not logged in" before reaching the model (nothing was spent)';
+  return surface === "cli" ? `${said}: it has no credential. Set ANTHROPIC_API_KEY (an API key from console.anthropic.com), CLAUDE_CODE_OAUTH_TOKEN (a subscription's token: run \`claude setup-token\`) or ANTHROPIC_AUTH_TOKEN (a gateway's bearer token) in the environment, or log the CLI in (run \`claude\`, then /login), and run the command again.` : `${said}: give input \`anthropic-api-key\` or \`claude-code-oauth-token\` a secret that holds a credential.`;
+}
+var CLAUDE_RUNTIME = {
+  name: "claude",
+  agentTurn: claudeTurn,
+  cliPackage: { bin: "claude", npmPackage: "@anthropic-ai/claude-code", cacheName: "claude-code" },
+  executable: (o) => o.claudeExecutable,
+  optionsProblem: (o) => o.codexConfig !== void 0 && o.codexConfig.length > 0 ? "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config. Nothing was run." : null,
+  missingCliMessage: (where) => `the claude CLI was not found: ${where}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`,
+  graphProblem: () => null,
+  nodeWarnings: (node3) => node3.permission_mode === "bypassPermissions" ? [
+    `node "${node3.id}" runs with permissions bypassed (permission_mode bypassPermissions): claude approves every tool call without asking; IS_SANDBOX=1 is set in that node's environment only (claude refuses the mode as root without it), never the verify command's or another node's`
+  ] : [],
+  recordedSettings: () => ({}),
+  resumedSettingsProblem: () => null,
+  resumedSession: (saved) => ({
+    kind: "resume",
+    sessionId: saved.sessionId,
+    sessionCostUsd: saved.sessionCostUsd ?? null
+  }),
+  threadRecord: () => ({}),
+  plannerWords: {
+    cli: "claude",
+    toolNote: "A node can use only the tools in its list; any other tool call is denied."
+  },
+  credentialVariables: CREDENTIAL_VARIABLES.claude,
+  credentialsFromInputs: (inputs) => {
+    const set2 = {};
+    if (inputs.anthropicApiKey) set2.ANTHROPIC_API_KEY = inputs.anthropicApiKey;
+    if (inputs.claudeCodeOauthToken) set2.CLAUDE_CODE_OAUTH_TOKEN = inputs.claudeCodeOauthToken;
+    return set2;
+  },
+  missingCredentialInputs: (inputs) => inputs.anthropicApiKey || inputs.claudeCodeOauthToken ? null : ["anthropic-api-key", "claude-code-oauth-token"],
+  missingCredentialMessage: "inputs `anthropic-api-key` and `claude-code-oauth-token` are both empty: runtime claude needs one (pass a repository secret, e.g. `anthropic-api-key: <secrets.ANTHROPIC_API_KEY>` in a workflow expression); it reaches the claude CLI only",
+  localCredentialProblem: () => null,
+  proxyPlan
+};
+
+// src/runtime/codex-runtime.ts
+import { existsSync, readFileSync } from "node:fs";
+import { join as join6 } from "node:path";
+
+// src/runtime/codex-argv.ts
+function codexSandboxFor(mode) {
+  switch (mode) {
+    case "plan":
+      return "read-only";
+    case "bypassPermissions":
+      return "danger-full-access";
+    case "acceptEdits":
+    case "auto":
+    case "dontAsk":
+    case "manual":
+      return "workspace-write";
+    default:
+      return unreachable(mode);
+  }
+}
+var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function isCodexThreadId(id2) {
+  return UUID.test(id2);
+}
+function codexModelProblem(model) {
+  return model === "" || model.startsWith("-") ? `a codex model must be non-empty and not start with "-" (got ${JSON.stringify(model)})` : null;
+}
+var CONFIG_KEY = /^(?:[A-Za-z0-9_][A-Za-z0-9_-]*|"[^"\n]*")(?:\.(?:[A-Za-z0-9_-]+|"[^"\n]*"))*$/;
+function codexPromptProblem(prompt) {
+  return prompt === "-" ? 'a prompt of exactly "-" makes codex read its prompt from stdin, which the engine does not provide' : null;
+}
+var ALLOWED_KEYS = "model, model_provider, model_providers.<id>.<key>, model_reasoning_effort, model_reasoning_summary, model_verbosity, model_context_window, model_auto_compact_token_limit, analytics.<key>, otel.<key>, features.<name>=false";
+var ALLOWED_LEAVES = /* @__PURE__ */ new Set([
+  "model",
+  "model_provider",
+  "model_reasoning_effort",
+  "model_reasoning_summary",
+  "model_verbosity",
+  "model_context_window",
+  "model_auto_compact_token_limit"
+]);
+var ALLOWED_TABLES = /* @__PURE__ */ new Set(["model_providers", "analytics", "otel"]);
+function keySegments(key) {
+  return [...key.matchAll(/"([^"\n]*)"|([^."]+)/g)].map((m) => m[1] ?? m[2] ?? "");
+}
+function codexConfigKeyProblem(key, value) {
+  const [top = "", ...rest] = keySegments(key);
+  const refuse2 = (why2) => `${JSON.stringify(key)} is not allowed: codex-config may only configure the model provider; ${why2} (allowed: ${ALLOWED_KEYS})`;
+  if (ALLOWED_LEAVES.has(top)) {
+    return rest.length === 0 ? null : refuse2(`${top} takes no sub-key`);
+  }
+  if (ALLOWED_TABLES.has(top)) {
+    return rest.length > 0 ? null : refuse2(`set ${top}.<key> one key at a time`);
+  }
+  if (top === "features") {
+    if (rest.length !== 1) return refuse2("set features.<name>=false one feature at a time");
+    return value === "false" ? null : refuse2(`a feature may only be turned off (features.${rest[0]}=false)`);
+  }
+  return refuse2("sandbox, approval, isolation and every other setting stay the engine's");
+}
+function parseCodexConfig(text2) {
+  const pairs = [];
+  const issues = [];
+  text2.split(/\r?\n/).forEach((raw2, index) => {
+    const line2 = raw2.trim();
+    if (line2 === "" || line2.startsWith("#")) return;
+    const eq = line2.indexOf("=");
+    const key = eq < 0 ? "" : line2.slice(0, eq).trim();
+    if (eq < 0) {
+      issues.push(`codex-config line ${index + 1}: expected KEY=VALUE, got ${JSON.stringify(line2)}`);
+    } else if (!CONFIG_KEY.test(key)) {
+      issues.push(
+        `codex-config line ${index + 1}: ${JSON.stringify(key)} is not a config key (a dotted path such as model_providers.gw.base_url)`
+      );
+    } else {
+      const value = line2.slice(eq + 1).trim();
+      const refused = codexConfigKeyProblem(key, value);
+      if (refused !== null) issues.push(`codex-config line ${index + 1}: ${refused}`);
+      else pairs.push(`${key}=${value}`);
+    }
+  });
+  return issues.length === 0 ? { ok: true, pairs } : { ok: false, issues };
+}
+var WORKSPACE_WRITE_EXTENT = [
+  "sandbox_workspace_write.writable_roots=[]",
+  "sandbox_workspace_write.network_access=false"
+];
+function buildCodexArgv(inv) {
+  const argv = ["exec", "--json", "--color", "never", "--skip-git-repo-check"];
+  if (inv.model !== void 0) {
+    const problem2 = codexModelProblem(inv.model);
+    if (problem2 !== null) throw new Error(`Internal error: ${problem2}`);
+    argv.push("-m", inv.model);
+  }
+  for (const pair of inv.config ?? []) {
+    const parsed = parseCodexConfig(pair);
+    if (!parsed.ok || parsed.pairs.length !== 1 || parsed.pairs[0] !== pair) {
+      throw new Error(`Internal error: not a codex-config KEY=VALUE pair: ${JSON.stringify(pair)}`);
+    }
+    argv.push("-c", pair);
+  }
+  const sandbox = codexSandboxFor(inv.permissionMode);
+  argv.push("--sandbox", sandbox);
+  argv.push("--config", 'approval_policy="never"');
+  if (sandbox === "workspace-write") for (const pair of WORKSPACE_WRITE_EXTENT) argv.push("--config", pair);
+  if (inv.policy.settingSources !== void 0) {
+    argv.push("--ignore-user-config", "--ignore-rules");
+    argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");
+  }
+  if (inv.planTool === true) argv.push("--config", "tools.update_plan.enabled=true");
+  switch (inv.session.kind) {
+    case "fresh":
+      break;
+    case "resume":
+      if (!UUID.test(inv.session.threadId)) {
+        throw new Error(`Internal error: a codex thread id must be a UUID, got "${inv.session.threadId}"`);
+      }
+      argv.push("resume", inv.session.threadId);
+      break;
+    default:
+      return unreachable(inv.session);
+  }
+  const problem = codexPromptProblem(inv.prompt);
+  if (problem !== null) throw new Error(`Internal error: ${problem}`);
+  argv.push("--", inv.prompt);
+  return argv;
+}
+
+// src/runtime/codex-turn.ts
+import { join as join5 } from "node:path";
+
+// src/runtime/codex-usage.ts
+function codexTokenUsage(usage2) {
+  return {
+    inputTokens: Math.max(0, usage2.inputTokens - usage2.cachedInputTokens),
+    outputTokens: usage2.outputTokens,
+    cacheReadInputTokens: usage2.cachedInputTokens,
+    ...usage2.cacheWriteInputTokens !== void 0 ? { cacheCreationInputTokens: usage2.cacheWriteInputTokens } : {}
+  };
+}
+function usageSince(cumulative, before) {
+  if (before === null) return cumulative;
+  const minus = (a, b) => Math.max(0, a - (b ?? 0));
+  return {
+    inputTokens: minus(cumulative.inputTokens, before.inputTokens),
+    outputTokens: minus(cumulative.outputTokens, before.outputTokens),
+    ...cumulative.cacheReadInputTokens !== void 0 ? { cacheReadInputTokens: minus(cumulative.cacheReadInputTokens, before.cacheReadInputTokens) } : {},
+    ...cumulative.cacheCreationInputTokens !== void 0 ? {
+      cacheCreationInputTokens: minus(
+        cumulative.cacheCreationInputTokens,
+        before.cacheCreationInputTokens
+      )
+    } : {}
+  };
+}
+
+// src/runtime/codex-turn.ts
+function codexHomeOf(env) {
+  if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
+  return env.HOME !== void 0 && env.HOME !== "" ? join5(env.HOME, ".codex") : null;
+}
+async function codexTurn(turn, signal2) {
+  const session = turn.session;
+  const resumed = session.kind === "resume" ? session : null;
+  const nothingRan = (cause, detail) => ({
+    facts: { ...NO_CALL, sessionId: resumed?.sessionId ?? null },
+    failure: callFailure(cause, detail)
+  });
+  const promptProblem = codexPromptProblem(turn.prompt);
+  if (promptProblem !== null)
+    return nothingRan("run_error", `codex cannot run this prompt: ${promptProblem}`);
+  if (resumed !== null && !isCodexThreadId(resumed.sessionId)) {
+    return nothingRan(
+      "run_error",
+      `handoff: session cannot resume "${resumed.sessionId}": it is not a codex thread id (was the parent run on claude?)`
+    );
+  }
+  turn.onStarted?.(resumed?.sessionId ?? null);
+  const executable = turn.executable;
+  const baseEnv = turn.modelEnv();
+  const env = resumed?.codexHome !== void 0 && codexHomeOf(baseEnv) !== resumed.codexHome ? { ...baseEnv, CODEX_HOME: resumed.codexHome } : baseEnv;
+  const home = codexHomeOf(env);
+  const outcome = await turn.calls.codex({
+    label: turn.nodeId,
+    executable,
+    prompt: turn.prompt,
+    permissionMode: turn.permissionMode,
+    policy: turn.policy,
+    session: resumed !== null ? { kind: "resume", threadId: resumed.sessionId } : { kind: "fresh" },
+    ...turn.model !== void 0 ? { model: turn.model } : {},
+    ...turn.codexConfig !== void 0 ? { config: turn.codexConfig } : {},
+    cwd: turn.cwd,
+    env,
+    timeoutMs: turn.timeoutMs,
+    signal: signal2,
+    ...turn.echo ? { echo: turn.echo } : {},
+    ...resumed === null ? { onThreadStarted: (threadId) => turn.onSession?.(threadId) } : {},
+    ...turn.completion?.planTool === true ? { planTool: true } : {}
+  });
+  const facts = codexFactsOf(outcome, resumed?.sessionId ?? null, resumed?.threadUsage ?? null);
+  const report = (f, usage2 = null) => ({
+    facts,
+    failure: f,
+    ...facts.sessionId !== null ? { codexThread: { usage: usage2, home } } : {}
+  });
+  const lost = resumed !== null && turn.completion?.continuing === true ? lostThread(outcome, resumed.sessionId) : null;
+  if (lost !== null) return report(sessionLostFailure("codex", resumed?.sessionId ?? "", lost));
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, executable));
+  const r = outcome.result;
+  const cumulative = r.usage !== null ? codexTokenUsage(r.usage) : null;
+  if (r.usageLimit !== null) {
+    const resetsAt = r.usageLimit.resetsAt ?? null;
+    return report(limitPause("usage", resetsAt));
+  }
+  if (r.isError) {
+    const why2 = r.failureDetail ?? "codex reported turn.failed";
+    return report(
+      callFailure("run_error", `codex reported turn.failed (exit ${outcome.exitCode}): ${oneLine(why2)}`)
+    );
+  }
+  if (outcome.exitCode !== 0)
+    return report(callFailure("nonzero_exit", `codex exited ${outcome.exitCode}`), cumulative);
+  if (r.agentMessages === 0) {
+    return report(
+      callFailure("output_error", "codex completed its turn without an agent message (no reply to judge)"),
+      cumulative
+    );
+  }
+  return report(null, cumulative);
+}
+function lostThread(outcome, threadId) {
+  if (outcome.kind === "no_result" && /no rollout found for thread id/i.test(outcome.stderrTail)) {
+    const line2 = outcome.stderrTail.split("\n").find((l) => /no rollout found/i.test(l));
+    return line2 ?? "no rollout found for thread id";
+  }
+  if (outcome.kind === "completed" && outcome.result.threadId !== threadId)
+    return `codex answered in thread ${outcome.result.threadId}`;
+  return null;
+}
+function codexFactsOf(outcome, resumedId, before) {
+  const unknown3 = { costUsd: null, numTurns: null, denied: 0, durationMs: outcome.durationMs };
+  switch (outcome.kind) {
+    case "completed": {
+      const r = outcome.result;
+      return {
+        ...unknown3,
+        sessionId: r.threadId,
+        usage: r.usage !== null ? usageSince(codexTokenUsage(r.usage), before) : null,
+        writtenPaths: r.writtenPaths,
+        reply: r.reply ?? "",
+        plan: planOfCodexTodos(r.todos)
+      };
+    }
+    case "spawn_failed":
+      return { ...unknown3, sessionId: resumedId, usage: null, writtenPaths: [], reply: "" };
+    case "timed_out":
+      return {
+        ...unknown3,
+        sessionId: outcome.partial.threadId ?? resumedId,
+        usage: null,
+        writtenPaths: outcome.partial.writtenPaths,
+        reply: ""
+      };
+    case "no_result":
+    case "cancelled":
+      return {
+        ...unknown3,
+        sessionId: outcome.threadId ?? resumedId,
+        usage: null,
+        writtenPaths: outcome.writtenPaths,
+        reply: ""
+      };
+    default:
+      return unreachable(outcome);
+  }
+}
+
+// src/runtime/codex-runtime.ts
+function codexConfigKeys(pairs) {
+  const kept = [...pairs ?? []];
+  const dropped = /* @__PURE__ */ new Set();
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const pair = kept[i];
+    if (isProxyProviderPair(pair) && !dropped.has(pair)) {
+      dropped.add(pair);
+      kept.splice(i, 1);
+    }
+  }
+  return kept.map((pair) => pair.slice(0, pair.indexOf("=")).trim());
+}
+function resumedCodexConfigProblem(runId, recorded, given) {
+  const have = new Set(codexConfigKeys(given));
+  const missing = (recorded ?? []).filter((key) => !have.has(key));
+  if (missing.length === 0) return null;
+  return `run ${runId} was started with codex-config pairs for ${missing.map((k) => `"${k}"`).join(", ")}, which state.json does not record (a provider setting may carry a secret): give the same pairs again (--codex-config KEY=VALUE, or the codex-config input). Nothing was run.`;
+}
+function optionsProblem(o) {
+  if (o.model !== void 0) {
+    const problem = codexModelProblem(o.model);
+    if (problem !== null) return `model: ${problem}. Nothing was run.`;
+  }
+  const issues = [];
+  (o.codexConfig ?? []).forEach((pair, i) => {
+    const parsed = parseCodexConfig(pair);
+    if (!parsed.ok) issues.push(...parsed.issues.map((issue2) => issue2.replace(/line \d+/, `entry ${i + 1}`)));
+    else if (parsed.pairs.length !== 1 || parsed.pairs[0] !== pair)
+      issues.push(`codex-config entry ${i + 1}: expected one trimmed KEY=VALUE, got ${JSON.stringify(pair)}`);
+  });
+  return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
+}
+function userSelectsProvider(env) {
+  const home = codexHomeOf(env);
+  if (home === null) return false;
+  const config2 = join6(home, "config.toml");
+  return existsSync(config2) && /^\s*model_provider\s*=/m.test(readFileSync(config2, "utf8"));
+}
+function localCredentialProblem(env, codexConfig) {
+  if (CREDENTIAL_VARIABLES.codex.some((name) => (env[name] ?? "") !== "")) return null;
+  if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
+  const codexHome = codexHomeOf(env);
+  if (codexHome !== null && existsSync(join6(codexHome, "auth.json"))) return null;
+  if (userSelectsProvider(env)) return null;
+  return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=\u2026; nothing was run";
+}
+function proxyPlan2(o) {
+  const value = o.credentials.OPENAI_API_KEY ?? o.credentials.CODEX_API_KEY;
+  if (value === void 0 || value === "")
+    return { kind: "none", note: "key proxy: not used (no codex credential given: the CLI's own login)" };
+  if (o.readUserCodexConfig && userSelectsProvider(o.env))
+    return {
+      kind: "none",
+      note: "key proxy: not used (your codex config.toml selects a provider of its own)"
+    };
+  const provider = operatorCodexProvider(o.codexConfig);
+  if (provider.kind === "unusable") return { kind: "refused", message: provider.problem };
+  const problem = provider.kind === "provider" ? upstreamProblem(provider.baseUrl) : null;
+  if (problem !== null) return { kind: "refused", message: `codex-config base_url: ${problem}` };
+  return {
+    kind: "proxy",
+    credential: { runtime: "codex", variable: "OPENAI_API_KEY", value },
+    where: provider.kind === "provider" ? { upstream: provider.baseUrl, codexProvider: provider.id } : {}
+  };
+}
+var CODEX_RUNTIME = {
+  name: "codex",
+  agentTurn: codexTurn,
+  // Its platform binary comes as an optional dependency npm picks.
+  cliPackage: { bin: "codex", npmPackage: "@openai/codex", cacheName: "codex" },
+  executable: (o) => o.codexExecutable ?? "codex",
+  optionsProblem,
+  missingCliMessage: (where) => `the codex CLI was not found: ${where}. Install @openai/codex or give the path of the codex executable; nothing was run`,
+  graphProblem: (graph) => {
+    const withAgent = graph.nodes.filter((node3) => node3.agent !== null);
+    if (withAgent.length === 0) return null;
+    const named = withAgent.map((node3) => `node "${node3.id}" sets agent "${node3.agent}"`).join("; ");
+    return `${named}: agent names a Claude Code subagent, which the codex runtime cannot run \u2014 run with --runtime claude (input runtime: claude), or remove agent. Nothing was run.`;
+  },
+  nodeWarnings: (node3, declaredTimeout) => [
+    ...node3.permission_mode === "bypassPermissions" ? [
+      `node "${node3.id}" runs with permissions bypassed (permission_mode bypassPermissions): codex --sandbox danger-full-access, no sandbox at all`
+    ] : [],
+    ...node3.budget_usd === null ? [] : [
+      `node "${node3.id}": budget_usd ${node3.budget_usd} is not enforced on the codex runtime (codex reports no USD cost, so every codex row's cost is unknown); what bounds this node is its timeout of ${formatDuration(node3.timeout_ms)}${declaredTimeout ? "" : " (the default)"}`
+    ]
+  ],
+  recordedSettings: (codexConfig) => (codexConfig ?? []).length > 0 ? { codex_config_keys: codexConfigKeys(codexConfig) } : {},
+  resumedSettingsProblem: resumedCodexConfigProblem,
+  resumedSession: (saved) => ({
+    kind: "resume",
+    sessionId: saved.sessionId,
+    threadUsage: saved.threadUsage ?? null,
+    ...saved.codexHome !== void 0 ? { codexHome: saved.codexHome } : {}
+  }),
+  threadRecord: (thread) => ({ thread_usage: thread?.usage ?? void 0 }),
+  plannerWords: {
+    cli: "codex",
+    toolNote: "On this runtime the list is checked and recorded, and each node also runs in a sandbox that can write only the working tree."
+  },
+  credentialVariables: CREDENTIAL_VARIABLES.codex,
+  credentialsFromInputs: (inputs) => inputs.openaiApiKey ? { OPENAI_API_KEY: inputs.openaiApiKey, CODEX_API_KEY: inputs.openaiApiKey } : {},
+  missingCredentialInputs: (inputs) => inputs.openaiApiKey ? null : ["openai-api-key"],
+  missingCredentialMessage: "input `openai-api-key` is empty: runtime codex needs an OpenAI API key (pass a repository secret, e.g. `openai-api-key: <secrets.OPENAI_API_KEY>` in a workflow expression); it reaches the codex CLI only",
+  localCredentialProblem,
+  proxyPlan: proxyPlan2
+};
+
+// src/runtime/runtime-for.ts
+var RUNTIMES = { claude: CLAUDE_RUNTIME, codex: CODEX_RUNTIME };
+function runtimeFor(name) {
+  return RUNTIMES[name ?? "claude"];
+}
+
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {
   const topology = topologyOf(graph);
@@ -39899,9 +34553,7 @@ function hasTodosGate(node3) {
 var SPEND_ADVISORY_ABOVE = 10;
 var NEUTRAL_AT_BEST = "so the run's conclusion can be neutral at best (failure under the policy file's require-evidence: true)";
 function lookalikeAdvice(graph, spec) {
-  const producers = new Set(
-    graph.nodes.filter((n) => n.type !== "gate" && n.id !== spec.id).map((n) => n.id)
-  );
+  let producers;
   const inputs = new Set(graph.inputs);
   const reasons = [];
   for (const [field, template] of templatedFields(spec)) {
@@ -39910,6 +34562,9 @@ function lookalikeAdvice(graph, spec) {
       if (seen.has(ref.token)) continue;
       seen.add(ref.token);
       const how = field === "prompt" ? "sent to the model" : "used";
+      producers ??= new Set(
+        graph.nodes.filter((n) => n.type !== "gate" && n.id !== spec.id).map((n) => n.id)
+      );
       const meant = likelyMeant(ref.namespace, ref.path, ref.filter, producers, inputs);
       const hint = ref.namespace === "self" ? "the Go CLI's self namespace ({{ self.previous }}, {{ self.timeout }}) is not supported in this version" : meant === null ? "placeholders are {{ inputs.NAME }}, {{ artifacts.ID }}, {{ artifacts.ID | inline }} and {{ feedback.ID }}" : `did you mean ${meant}?`;
       const literal2 = `{ { ${ref.token.slice(2, -2).trim()} } }`;
@@ -40283,7 +34938,7 @@ function toSpec(plan, projected) {
 }
 
 // src/plan/untrusted-text.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 
 // src/plan/hidden-markup.ts
 var HIDING_ELEMENTS = /* @__PURE__ */ new Set(["script", "style", "template"]);
@@ -40657,7 +35312,7 @@ function removalOf(source, clean2) {
 var NONCE_BYTES = 16;
 var LABEL = /^[a-z0-9][a-z0-9._-]*$/;
 function mintNonce() {
-  return randomBytes4(NONCE_BYTES).toString("hex");
+  return randomBytes3(NONCE_BYTES).toString("hex");
 }
 function fenceData(label, text2, nonce) {
   if (!LABEL.test(label)) {
@@ -40692,11 +35347,20 @@ function intro(runtime) {
   ].join("\n");
 }
 function goalSection(goal) {
-  const clean2 = sanitiseUntrusted(goal, { maxChars: GOAL_MAX_CHARS });
+  const clean2 = boundedGoal(goal);
   return {
     text: ["## Goal (the operator's instruction)", "", clean2.text.trim()].join("\n"),
     removed: removalOf("goal", clean2)
   };
+}
+function boundedGoal(goal) {
+  return sanitiseUntrusted(goal.trim(), { maxChars: GOAL_MAX_CHARS });
+}
+function goalLengthProblem(goal, named, fix) {
+  const omitted = boundedGoal(goal).omittedChars;
+  if (omitted === 0) return null;
+  const count3 = (n) => n.toLocaleString("en-US");
+  return `${named} is ${count3(GOAL_MAX_CHARS + omitted)} characters long (not counting hidden characters and HTML comments), over the ${count3(GOAL_MAX_CHARS)} the planner takes, and a goal cut to fit would ask for something else. ${fix} to ${count3(GOAL_MAX_CHARS)} characters or fewer: the instruction itself, with long material such as logs or a specification in a file in the repository that the goal names.`;
 }
 function prSection(title, body) {
   return [
@@ -41100,7 +35764,7 @@ async function withStartRetry(call, signal2, backoffMs = START_BACKOFF_MS) {
     if (outcome.kind !== "spawn_failed" || attempt2 >= START_ATTEMPTS || signal2?.aborted === true) {
       return { outcome, failedStarts };
     }
-    failedStarts.push(messageOf3(outcome));
+    failedStarts.push(messageOf(outcome));
     await new Promise((resolve15) => setTimeout(resolve15, backoffMs));
   }
 }
@@ -41110,30 +35774,1932 @@ function startRetryNote(what, failedStarts, started2) {
   const ending = started2 ? `it started on attempt ${n + 1} of ${START_ATTEMPTS}` : `all ${START_ATTEMPTS} attempts failed to start`;
   return `${what} failed to start ${n === 1 ? "once" : `${n} times`} (${failedStarts[0]}); retried ${START_BACKOFF_MS} ms apart, ${ending}`;
 }
-function messageOf3(outcome) {
+function messageOf(outcome) {
   const message = outcome.message;
   return typeof message === "string" ? message : outcome.kind;
 }
 
 // src/engine/fresh-run.ts
-import { basename as basename6, isAbsolute as isAbsolute7, relative as relative8 } from "node:path";
+import { basename as basename5, isAbsolute as isAbsolute6, relative as relative6 } from "node:path";
+
+// src/evidence/ignored-files.ts
+import { lstatSync, readdirSync as readdirSync2, realpathSync as realpathSync3 } from "node:fs";
+import { isAbsolute as isAbsolute4, relative as relative4, sep as sep3 } from "node:path";
+
+// src/proc/run-process.ts
+import { spawn as spawn2 } from "node:child_process";
+import { randomUUID as randomUUID2 } from "node:crypto";
+
+// src/proc/child-identity.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+import { spawnSync } from "node:child_process";
+import { chownSync } from "node:fs";
+
+// src/proc/which.ts
+import { accessSync, constants } from "node:fs";
+import { delimiter, isAbsolute, join as join7 } from "node:path";
+function findExecutable(name, pathEnv) {
+  const candidates = name.includes("/") || isAbsolute(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join7(d, name));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+    }
+  }
+  return null;
+}
+
+// src/proc/child-identity.ts
+var ChildScope = class {
+  constructor(identity) {
+    this.identity = identity;
+  }
+  identity;
+  /** Processes PR-code children left running, killed when each child ended (`leftovers.ts`). */
+  leftBehind = 0;
+  /** Why handing the user's files back failed (`hand-back.ts`), one sentence each, for the log. */
+  handBackProblems = [];
+  /** Absolute paths of node scripts started with the engine's own node ({@link ChildScope.runWithOwnNode}). */
+  #ownNodeScripts = /* @__PURE__ */ new Set();
+  /**
+   * Starts the node script at `path` (absolute; the action's pinned `codex.js`) with the engine's own node
+   * (`process.execPath`) from now on, never through its `#!/usr/bin/env node` line: that line finds `node`
+   * on the child's `PATH`, which an earlier step's `GITHUB_PATH` (a pull request's `postinstall`) may have
+   * put a program of its own first on (issue 12; SECURITY.md "A separate user for PR code").
+   */
+  runWithOwnNode(path2) {
+    this.#ownNodeScripts.add(path2);
+  }
+  /** The file and arguments that start `file args` here: `process.execPath file args` for a registered script. */
+  launch(file2, args) {
+    return this.#ownNodeScripts.has(file2) ? { file: process.execPath, args: [file2, ...args] } : { file: file2, args: [...args] };
+  }
+  /** Runs `body` so that every `prCode` child it spawns (at any depth of awaits) belongs to this scope. */
+  run(body) {
+    return storage.run(this, body);
+  }
+};
+var storage = new AsyncLocalStorage();
+function currentChildScope() {
+  return storage.getStore() ?? null;
+}
+function currentChildIdentity() {
+  return storage.getStore()?.identity ?? null;
+}
+function commandAs(identity, file2, args, env) {
+  const own2 = { ...env, ...identity.runEnv, HOME: env.HOME ?? identity.home };
+  if (own2.GIT_CONFIG_COUNT === void 0) {
+    own2.GIT_CONFIG_COUNT = "1";
+    own2.GIT_CONFIG_KEY_0 = "safe.directory";
+    own2.GIT_CONFIG_VALUE_0 = "*";
+  }
+  if (identity.via === "root") {
+    const ids = [`--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--init-groups"];
+    return { file: identity.setpriv, args: [...ids, "--", file2, ...args], env: own2 };
+  }
+  const pinned = [
+    `PATH=${own2.PATH ?? "/usr/bin:/bin"}`,
+    `HOME=${own2.HOME}`,
+    ...Object.entries(identity.runEnv ?? {}).map(([name, value]) => `${name}=${value}`)
+  ];
+  return {
+    // From the system folders, not the child's PATH (which an earlier step's GITHUB_PATH may have planted).
+    file: findExecutable("sudo", SYSTEM_TOOLS_ENV.PATH) ?? "/usr/bin/sudo",
+    args: ["-n", "--preserve-env", "-u", identity.user, "--", "/usr/bin/env", ...pinned, file2, ...args],
+    env: own2
+  };
+}
+var SYSTEM_TOOLS_ENV = {
+  PATH: "/usr/sbin:/usr/bin:/sbin:/bin",
+  LANG: "C"
+};
+function privileged(identity, argv) {
+  return identity.via === "root" ? [...argv] : ["sudo", "-n", ...argv];
+}
+function runPrivileged(identity, argv) {
+  const [file2, ...args] = privileged(identity, argv);
+  const done = spawnSync(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  if (done.status === 0) return null;
+  const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+  return `${argv[0]} exited ${done.status ?? done.signal}${why2 !== "" ? `: ${why2}` : ""}`;
+}
+function giveToIdentity(path2) {
+  const identity = currentChildIdentity();
+  if (identity === null) return;
+  if (identity.via === "root") {
+    chownSync(path2, identity.uid, identity.gid);
+    return;
+  }
+  const [file2, ...args] = privileged(identity, ["chown", "-R", `${identity.uid}:${identity.gid}`, path2]);
+  const result = spawnSync(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+  if (result.status !== 0)
+    throw new Error(`could not hand ${path2} to ${identity.user} (sudo -n chown exited ${result.status})`);
+}
+function shareWithIdentity(path2) {
+  const identity = currentChildIdentity();
+  if (identity === null) return;
+  for (const step of [
+    ["chgrp", "-R", String(identity.gid), path2],
+    ["chmod", "-R", "g+rwX", path2],
+    ["find", path2, "-type", "d", "-exec", "chmod", "g+s", "{}", "+"]
+  ]) {
+    const [file2, ...args] = privileged(identity, step);
+    const result = spawnSync(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    if (result.status !== 0)
+      throw new Error(`could not share ${path2} with ${identity.user} (${step[0]} exited ${result.status})`);
+  }
+}
+
+// src/proc/child-output.ts
+import { StringDecoder as StringDecoder2 } from "node:string_decoder";
+
+// src/core/byte-windows.ts
+var TailWindow = class {
+  /** @param maxBytes the most bytes kept (a positive integer). */
+  constructor(maxBytes) {
+    this.maxBytes = maxBytes;
+    if (!Number.isInteger(maxBytes) || maxBytes <= 0) {
+      throw new Error(`Internal error: a tail window needs a positive size, got ${maxBytes}`);
+    }
+  }
+  maxBytes;
+  ring = Buffer.alloc(0);
+  /** Index in `ring` of the oldest kept byte. */
+  start = 0;
+  kept = 0;
+  dropped = 0;
+  push(chunk) {
+    if (chunk.length === 0) return;
+    if (chunk.length >= this.maxBytes) {
+      this.grow(this.maxBytes);
+      this.dropped += this.kept + chunk.length - this.maxBytes;
+      this.ring.set(chunk.subarray(chunk.length - this.maxBytes), 0);
+      this.start = 0;
+      this.kept = this.maxBytes;
+      return;
+    }
+    const total2 = this.kept + chunk.length;
+    this.grow(Math.min(this.maxBytes, total2));
+    const size = this.ring.length;
+    const at = (this.start + this.kept) % size;
+    const first = Math.min(chunk.length, size - at);
+    this.ring.set(chunk.subarray(0, first), at);
+    if (first < chunk.length) this.ring.set(chunk.subarray(first), 0);
+    if (total2 > size) {
+      const excess = total2 - size;
+      this.start = (this.start + excess) % size;
+      this.dropped += excess;
+      this.kept = size;
+    } else {
+      this.kept = total2;
+    }
+  }
+  /** Bytes dropped from the front so far. */
+  get droppedBytes() {
+    return this.dropped;
+  }
+  /** Bytes kept now (at most `maxBytes`). */
+  get keptBytes() {
+    return this.kept;
+  }
+  /** The kept bytes in order, as a fresh buffer. */
+  bytes() {
+    const size = this.ring.length;
+    const end = this.start + this.kept;
+    if (end <= size) return Buffer.from(this.ring.subarray(this.start, end));
+    return Buffer.concat([this.ring.subarray(this.start), this.ring.subarray(0, end - size)]);
+  }
+  /** The last kept byte, or `undefined` when nothing is kept. */
+  lastByte() {
+    if (this.kept === 0) return void 0;
+    return this.ring[(this.start + this.kept - 1) % this.ring.length];
+  }
+  /** Forgets the last kept byte (it was never dropped: `droppedBytes` does not change). */
+  dropLastByte() {
+    if (this.kept > 0) this.kept--;
+  }
+  /** Grows the ring to at least `needed` bytes (at most `maxBytes`), keeping the kept bytes in order. */
+  grow(needed) {
+    if (this.ring.length >= needed) return;
+    const size = Math.min(this.maxBytes, Math.max(needed, this.ring.length * 2, 64));
+    const next = Buffer.allocUnsafe(size);
+    this.bytesInto(next);
+    this.ring = next;
+    this.start = 0;
+  }
+  bytesInto(target) {
+    const size = this.ring.length;
+    if (size === 0) return;
+    const end = this.start + this.kept;
+    if (end <= size) {
+      this.ring.copy(target, 0, this.start, end);
+    } else {
+      this.ring.copy(target, 0, this.start, size);
+      this.ring.copy(target, size - this.start, 0, end - size);
+    }
+  }
+};
+function fromWholeCharacter(bytes) {
+  let start = 0;
+  while (start < bytes.length && (bytes[start] & 192) === 128) start++;
+  return bytes.subarray(start);
+}
+var BoundedOutput = class {
+  headCap;
+  head = Buffer.alloc(0);
+  headSize = 0;
+  tail;
+  /** @param capBytes the most bytes kept, head and tail together (at least 2). */
+  constructor(capBytes) {
+    this.headCap = Math.floor(capBytes / 2);
+    this.tail = new TailWindow(Math.max(1, capBytes - this.headCap));
+  }
+  push(chunk) {
+    let rest = chunk;
+    if (this.headSize < this.headCap) {
+      const take = Math.min(rest.length, this.headCap - this.headSize);
+      if (this.headSize + take > this.head.length) {
+        const size = Math.min(this.headCap, Math.max(this.headSize + take, this.head.length * 2, 64));
+        const next = Buffer.allocUnsafe(size);
+        this.head.copy(next, 0, 0, this.headSize);
+        this.head = next;
+      }
+      this.head.set(rest.subarray(0, take), this.headSize);
+      this.headSize += take;
+      rest = rest.subarray(take);
+    }
+    this.tail.push(rest);
+  }
+  /** Removes the last byte kept when it is a `\n` (one a collector added after a line that had none). */
+  dropFinalNewline() {
+    if (this.tail.keptBytes > 0) {
+      if (this.tail.lastByte() === 10) this.tail.dropLastByte();
+    } else if (this.headSize > 0 && this.head[this.headSize - 1] === 10) {
+      this.headSize--;
+    }
+  }
+  /** Bytes dropped between the kept head and tail (0: the text is the whole output). */
+  get droppedBytes() {
+    return this.tail.droppedBytes;
+  }
+  /** Every byte pushed, kept or not. */
+  get totalBytes() {
+    return this.headSize + this.tail.droppedBytes + this.tail.keptBytes;
+  }
+  /**
+   * The kept head and tail as UTF-8 text, apart (the tail starting on a whole character); when nothing
+   * was dropped the whole output is the head and the tail is empty.
+   */
+  pieces() {
+    const head = this.head.subarray(0, this.headSize);
+    if (this.tail.droppedBytes === 0) {
+      return { head: Buffer.concat([head, this.tail.bytes()]).toString("utf8"), tail: "" };
+    }
+    return { head: head.toString("utf8"), tail: fromWholeCharacter(this.tail.bytes()).toString("utf8") };
+  }
+  /**
+   * The kept output as UTF-8 text. When bytes were dropped: the head, `\n`, and the tail starting on a
+   * whole character (a character cut at the head's end decodes as U+FFFD).
+   */
+  text() {
+    const head = this.head.subarray(0, this.headSize);
+    if (this.tail.droppedBytes === 0) return Buffer.concat([head, this.tail.bytes()]).toString("utf8");
+    return `${head.toString("utf8")}
+${fromWholeCharacter(this.tail.bytes()).toString("utf8")}`;
+  }
+};
+
+// src/proc/command-fence.ts
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { StringDecoder } from "node:string_decoder";
+var CommandFence = class {
+  constructor(write, enabled, budget = null) {
+    this.write = write;
+    this.enabled = enabled;
+    this.budget = budget;
+  }
+  write;
+  enabled;
+  budget;
+  token = `eg-${randomBytes4(16).toString("hex")}`;
+  open = false;
+  /** False while the last text written ended mid-line (a fragment of an over-long line). */
+  atLineStart = true;
+  /** For {@link line}: a budget may cut a line inside a character. */
+  lineDecoder = new StringDecoder("utf8");
+  /** Echo one line of child output (without its newline), opening the fence first if needed. */
+  line(text2) {
+    if (this.budget !== null) {
+      this.bytes(Buffer.from(`${text2}
+`, "utf8"), this.lineDecoder);
+      return;
+    }
+    this.openFence();
+    this.write(`${text2}
+`);
+    this.atLineStart = true;
+  }
+  /**
+   * Echo raw child output (a run of whole lines or a fragment), the part the budget lets through now,
+   * decoded with the stream's own `decoder` (a character split between two pieces is echoed whole).
+   */
+  bytes(bytes, decoder2) {
+    const shown2 = this.budget !== null ? this.budget.take(bytes) : bytes;
+    if (shown2.length > 0) this.text(decoder2.write(shown2));
+  }
+  /**
+   * Echo a run of child output as it is: whole lines, or the front of an over-long line (then the next
+   * text continues that line in the log). Opens the fence first if needed.
+   */
+  text(text2) {
+    if (text2 === "") return;
+    this.openFence();
+    this.write(text2);
+    this.atLineStart = text2.endsWith("\n");
+  }
+  /**
+   * Echo the budget's marker and the kept end of the output (once), then resume workflow commands. Safe to
+   * call more than once.
+   */
+  close() {
+    const rest = this.budget?.finish() ?? { marker: null, tail: "" };
+    if (rest.marker !== null) {
+      this.openFence();
+      if (!this.atLineStart) this.write("\n");
+      this.write(`${rest.marker}
+`);
+      this.atLineStart = true;
+    }
+    this.text(rest.tail);
+    if (this.open) {
+      if (!this.atLineStart) this.write("\n");
+      this.atLineStart = true;
+      this.write(`::${this.token}::
+`);
+      this.open = false;
+    }
+  }
+  openFence() {
+    if (this.enabled && !this.open) {
+      this.write(`::stop-commands::${this.token}
+`);
+      this.open = true;
+    }
+  }
+};
+
+// src/proc/echo-budget.ts
+var DEFAULT_LOG_LIMIT_BYTES = 2 * 1024 * 1024;
+var LOG_LIMIT_RANGE = { min: 1024, max: 1024 * 1024 * 1024 };
+var LF = 10;
+var LINE_START_SEARCH_BYTES = 64 * 1024;
+var EMPTY = Buffer.alloc(0);
+var EchoBudget = class {
+  /** @param limitBytes the most bytes of output shown (an integer ≥ 2). */
+  constructor(limitBytes) {
+    this.limitBytes = limitBytes;
+    if (!Number.isInteger(limitBytes) || limitBytes < 2)
+      throw new Error(`Internal error: an echo budget needs at least 2 bytes, got ${limitBytes}`);
+    this.#headLeft = Math.ceil(limitBytes / 2);
+    this.#tail = new TailWindow(Math.floor(limitBytes / 2));
+  }
+  limitBytes;
+  #headLeft;
+  #tail;
+  /** Bytes that went to the tail window (shown at the end, or left out). */
+  #held = 0;
+  #finished = false;
+  /** The last byte shown, or -1 before any. */
+  #lastShown = -1;
+  /**
+   * Takes the next bytes of output and returns the part to show now (a prefix of `bytes`, possibly empty);
+   * the rest is held for the end or left out.
+   */
+  take(bytes) {
+    if (this.#headLeft === 0 || this.#finished) {
+      this.#hold(bytes);
+      return EMPTY;
+    }
+    if (bytes.length <= this.#headLeft) {
+      this.#headLeft -= bytes.length;
+      if (bytes.length > 0) this.#lastShown = bytes[bytes.length - 1];
+      return bytes;
+    }
+    let cut = bytes.lastIndexOf(LF, this.#headLeft - 1) + 1;
+    if (cut === 0 && !this.#atLineEnd) cut = characterStart(bytes, this.#headLeft);
+    this.#headLeft = 0;
+    this.#hold(bytes.subarray(cut));
+    return bytes.subarray(0, cut);
+  }
+  /** Whether what was shown so far is whole lines (and something was shown). */
+  get #atLineEnd() {
+    return this.#lastShown === LF;
+  }
+  /** The bytes of output left out of the log so far (final once {@link finish} was called). */
+  get leftOutBytes() {
+    return this.#tail.droppedBytes;
+  }
+  /**
+   * The marker and the held end of the output (see {@link EchoRest}), when the child ended; nothing on a
+   * second call, and bytes taken after the first are only counted.
+   */
+  finish() {
+    if (this.#finished || this.#held === 0) {
+      this.#finished = true;
+      return { marker: null, tail: "" };
+    }
+    this.#finished = true;
+    const kept = this.#tail.bytes();
+    if (this.#tail.droppedBytes === 0) return { marker: null, tail: kept.toString("utf8") };
+    const newline = kept.indexOf(LF);
+    const near = Math.min(LINE_START_SEARCH_BYTES, kept.length / 2);
+    const from = newline >= 0 && newline < near ? newline + 1 : 0;
+    const shown2 = fromWholeCharacter(kept.subarray(from));
+    const leftOut = this.#tail.droppedBytes + kept.length - shown2.length;
+    const half = formatBytes(Math.floor(this.limitBytes / 2));
+    return {
+      marker: `[evidence-gate: ${leftOut} bytes of this command's output left out of the log here (output-log-limit ${formatBytes(this.limitBytes)}: about the first and the last ${half} are shown)]`,
+      tail: shown2.toString("utf8")
+    };
+  }
+  #hold(bytes) {
+    if (bytes.length === 0) return;
+    this.#held += bytes.length;
+    this.#tail.push(bytes);
+  }
+};
+function characterStart(bytes, at) {
+  let i = at;
+  while (i > 0 && (bytes[i] & 192) === 128) i--;
+  return i;
+}
+function formatBytes(bytes) {
+  for (const [unit, size] of [
+    ["GiB", 1024 ** 3],
+    ["MiB", 1024 ** 2],
+    ["KiB", 1024]
+  ]) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+// src/proc/child-output.ts
+var DEFAULT_MAX_LINE_BYTES = 64 * 1024;
+var LF2 = 10;
+var CR = 13;
+var SMALL_COPY_BYTES = 4096;
+var LineFramer = class {
+  /**
+   * @param emit gets each piece, in stream order.
+   * @param maxLineBytes the most bytes of an unfinished line held (a positive integer).
+   */
+  constructor(emit, maxLineBytes = DEFAULT_MAX_LINE_BYTES) {
+    this.emit = emit;
+    this.maxLineBytes = maxLineBytes;
+  }
+  emit;
+  maxLineBytes;
+  pending = [];
+  pendingSize = 0;
+  /** True after a fragment, until the line's newline. */
+  midLine = false;
+  push(chunk) {
+    if (chunk.length === 0) return;
+    const newline = chunk.lastIndexOf(LF2);
+    if (newline < 0) {
+      this.hold(chunk);
+      return;
+    }
+    let from = 0;
+    if (this.pendingSize > 0) {
+      const first = chunk.indexOf(LF2);
+      this.emit("lines", foldCrLf(Buffer.concat([...this.pending, chunk.subarray(0, first + 1)])));
+      this.pending = [];
+      this.pendingSize = 0;
+      from = first + 1;
+    }
+    this.midLine = false;
+    if (newline + 1 > from) this.emit("lines", foldCrLf(chunk.subarray(from, newline + 1)));
+    this.hold(chunk.subarray(newline + 1));
+  }
+  /**
+   * Emits the stream's `last` piece (call once, when the stream ended): what is held, or an empty piece
+   * when the stream ended right after a fragment, so an unfinished line always ends in a `last` piece.
+   */
+  flush() {
+    if (this.pendingSize === 0 && !this.midLine) return;
+    const rest = Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingSize = 0;
+    this.midLine = false;
+    this.emit("last", rest);
+  }
+  hold(bytes) {
+    if (bytes.length === 0) return;
+    if (this.pendingSize + bytes.length <= this.maxLineBytes) {
+      this.pending.push(bytes.length < SMALL_COPY_BYTES ? Buffer.from(bytes) : bytes);
+      this.pendingSize += bytes.length;
+      return;
+    }
+    for (const part of this.pending) this.emit("fragment", part);
+    const carry = bytes[bytes.length - 1] === CR ? 1 : 0;
+    if (bytes.length > carry) this.emit("fragment", bytes.subarray(0, bytes.length - carry));
+    this.pending = carry === 1 ? [Buffer.from("\r")] : [];
+    this.pendingSize = carry;
+    this.midLine = true;
+  }
+};
+function foldCrLf(bytes) {
+  let at = bytes.indexOf("\r\n");
+  if (at < 0) return bytes;
+  const parts = [];
+  let from = 0;
+  while (at >= 0) {
+    parts.push(bytes.subarray(from, at));
+    from = at + 1;
+    at = bytes.indexOf("\r\n", from);
+  }
+  parts.push(bytes.subarray(from));
+  return Buffer.concat(parts);
+}
+var BoundedLines = class {
+  constructor(emit, maxLineBytes) {
+    this.emit = emit;
+    this.maxLineBytes = maxLineBytes;
+  }
+  emit;
+  maxLineBytes;
+  /** The over-long line in progress: its kept front, the bytes taken for it, the bytes dropped. */
+  cut = null;
+  piece(kind, bytes) {
+    if (kind === "fragment") {
+      this.takeCut(bytes);
+      return;
+    }
+    let from = 0;
+    if (this.cut !== null) {
+      const newline = bytes.indexOf(10);
+      this.takeCut(bytes.subarray(0, newline < 0 ? bytes.length : newline));
+      this.endCut();
+      if (newline < 0) return;
+      from = newline + 1;
+    }
+    const lines = bytes.toString("utf8", from).split("\n");
+    if (kind === "lines") lines.pop();
+    for (const line2 of lines) this.line(line2);
+  }
+  /** Ends an over-long line still in progress. */
+  finish() {
+    if (this.cut !== null) this.endCut();
+  }
+  line(line2) {
+    if (line2.length * 3 <= this.maxLineBytes || Buffer.byteLength(line2, "utf8") <= this.maxLineBytes) {
+      this.emit(line2);
+      return;
+    }
+    this.takeCut(Buffer.from(line2, "utf8"));
+    this.endCut();
+  }
+  /** Bytes of the over-long line in progress: kept while its front has room, counted after. */
+  takeCut(bytes) {
+    this.cut ??= { head: "", headBytes: 0, dropped: 0, decoder: new StringDecoder2("utf8") };
+    const room = Math.max(0, this.maxLineBytes - this.cut.headBytes);
+    const kept = bytes.subarray(0, room);
+    if (kept.length > 0) {
+      this.cut.head += this.cut.decoder.write(kept);
+      this.cut.headBytes += kept.length;
+    }
+    this.cut.dropped += bytes.length - kept.length;
+  }
+  endCut() {
+    const cut = this.cut;
+    if (cut === null) return;
+    const dropped = cut.dropped + cut.headBytes - Buffer.byteLength(cut.head, "utf8");
+    this.emit(`${cut.head}[\u2026 ${dropped} more bytes of this line not kept \u2026]`);
+    this.cut = null;
+  }
+};
+var OutputTail = class {
+  window;
+  constructor(maxBytes) {
+    this.window = new TailWindow(maxBytes);
+  }
+  push(chunk) {
+    this.window.push(chunk);
+  }
+  /** Bytes discarded from the front so far. */
+  get droppedBytes() {
+    return this.window.droppedBytes;
+  }
+  /** The kept tail as UTF-8 text, prefixed with a marker when bytes were dropped. */
+  text() {
+    const bytes = this.window.bytes();
+    if (this.window.droppedBytes === 0) return bytes.toString("utf8");
+    return `[\u2026 ${this.window.droppedBytes} earlier bytes not kept \u2026]
+${fromWholeCharacter(bytes).toString("utf8")}`;
+  }
+};
+function childEchoFence(echo) {
+  return new CommandFence(
+    echo.write,
+    echo.fenceWorkflowCommands,
+    new EchoBudget(echo.limitBytes ?? DEFAULT_LOG_LIMIT_BYTES)
+  );
+}
+var DEFAULT_TAIL = 64 * 1024;
+var NEWLINE = Buffer.from("\n");
+var ChildOutput = class {
+  constructor(options3) {
+    this.options = options3;
+    const tailBytes = options3.tailBytes ?? DEFAULT_TAIL;
+    this.stdoutTail = new OutputTail(tailBytes);
+    this.stderrTail = new OutputTail(tailBytes);
+    this.fence = options3.echo ? childEchoFence(options3.echo) : null;
+    const maxLine = options3.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    const framed = this.fence !== null || options3.onOutput !== void 0;
+    this.stdoutFramer = framed || options3.onStdoutLine !== void 0 ? this.framer("stdout", options3.onStdoutLine, maxLine) : null;
+    this.stderrFramer = framed || options3.onStderrLine !== void 0 ? this.framer("stderr", options3.onStderrLine, maxLine) : null;
+  }
+  options;
+  stdoutTail;
+  stderrTail;
+  fence;
+  stdoutFramer;
+  stderrFramer;
+  /** The line callbacks' cutters, ended with the streams. */
+  lineCutters = [];
+  ended = false;
+  stdout(chunk) {
+    if (this.ended) return;
+    this.stdoutTail.push(chunk);
+    this.options.onStdoutData?.(chunk);
+    this.stdoutFramer?.push(chunk);
+  }
+  stderr(chunk) {
+    if (this.ended) return;
+    this.stderrTail.push(chunk);
+    this.stderrFramer?.push(chunk);
+  }
+  /** The kept tails as text (see {@link OutputTail.text}). */
+  tails() {
+    return { stdoutTail: this.stdoutTail.text(), stderrTail: this.stderrTail.text() };
+  }
+  /**
+   * Flushes each stream's unfinished last line (stdout's, then stderr's) and closes the fence; later
+   * chunks reach nobody. Idempotent.
+   */
+  end() {
+    if (this.ended) return;
+    this.stdoutFramer?.flush();
+    this.stderrFramer?.flush();
+    for (const cutter of this.lineCutters) cutter.finish();
+    this.ended = true;
+    this.fence?.close();
+  }
+  framer(stream, onLine, maxLineBytes) {
+    const lines = onLine !== void 0 ? new BoundedLines(onLine, maxLineBytes) : null;
+    if (lines !== null) this.lineCutters.push(lines);
+    const decoder2 = this.fence !== null ? new StringDecoder2("utf8") : null;
+    return new LineFramer((kind, bytes) => {
+      this.options.onOutput?.({ stream, kind, bytes });
+      if (decoder2 !== null)
+        this.fence?.bytes(kind === "last" ? Buffer.concat([bytes, NEWLINE]) : bytes, decoder2);
+      lines?.piece(kind, bytes);
+    }, maxLineBytes);
+  }
+};
+
+// src/proc/leftovers.ts
+import { spawnSync as spawnSync2 } from "node:child_process";
+import { readdirSync, readFileSync as readFileSync2, statSync } from "node:fs";
+var SPAWN_MARKER = "EVIDENCE_GATE_SPAWN";
+var MAX_ROUNDS2 = 5;
+function statOf(pid) {
+  try {
+    const stat4 = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const fields = stat4.slice(stat4.lastIndexOf(")") + 2).split(" ");
+    return fields[0] === "Z" ? null : { group: Number(fields[2]), session: Number(fields[3]), startTicks: Number(fields[19]) };
+  } catch {
+    return null;
+  }
+}
+function sessionOf(pid) {
+  return statOf(pid)?.session ?? null;
+}
+function startTicksOf(pid) {
+  return statOf(pid)?.startTicks ?? null;
+}
+function holdsMarker(pid, needle) {
+  try {
+    return readFileSync2(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle);
+  } catch {
+    return false;
+  }
+}
+function processIds() {
+  try {
+    return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => pid !== process.pid);
+  } catch {
+    return [];
+  }
+}
+function ownerOf(pid) {
+  try {
+    return statSync(`/proc/${pid}`).uid;
+  } catch {
+    return null;
+  }
+}
+function throughSudo(identity) {
+  return identity?.via === "sudo" && process.getuid?.() !== 0;
+}
+function signalAs(identity, targets, signal2) {
+  if (targets.length === 0) return;
+  if (throughSudo(identity)) {
+    const live2 = new Set(processIds().flatMap((pid) => [pid, -(statOf(pid)?.group ?? 0)]));
+    targets = targets.filter((target) => live2.has(target));
+    if (targets.length === 0) return;
+    const [file2, ...args] = privileged({ via: "sudo" }, [
+      "kill",
+      "-s",
+      signal2.replace(/^SIG/, ""),
+      "--",
+      ...targets.map(String)
+    ]);
+    spawnSync2(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    return;
+  }
+  for (const target of targets) {
+    try {
+      process.kill(target, signal2);
+    } catch {
+    }
+  }
+}
+function markedThroughSudo(pids, needle) {
+  if (pids.length === 0) return [];
+  const [file2, ...args] = privileged({ via: "sudo" }, [
+    "grep",
+    "-lzxF",
+    "-e",
+    needle,
+    "--",
+    ...pids.map((pid) => `/proc/${pid}/environ`)
+  ]);
+  const listed2 = spawnSync2(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  return (listed2.stdout ?? "").split("\n").map((line2) => /^\/proc\/(\d+)\/environ$/.exec(line2.trim())?.[1]).filter((pid) => pid !== void 0).map(Number);
+}
+function killMarked(marker, session, sinceTicks = null, identity = null) {
+  const needle = `${SPAWN_MARKER}=${marker}`;
+  const sudo = throughSudo(identity);
+  const killed = /* @__PURE__ */ new Set();
+  for (let round = 0; round < MAX_ROUNDS2; round++) {
+    const candidates = processIds().filter((pid) => {
+      const stat4 = statOf(pid);
+      return stat4 !== null && (sinceTicks === null || stat4.startTicks >= sinceTicks);
+    });
+    const found = candidates.filter(
+      (pid) => session !== null && sessionOf(pid) === session || holdsMarker(pid, needle)
+    );
+    if (sudo && identity !== null) {
+      const unread = candidates.filter((pid) => !found.includes(pid) && ownerOf(pid) === identity.uid);
+      found.push(...markedThroughSudo(unread, needle));
+    }
+    if (found.length === 0) break;
+    if (sudo) {
+      signalAs(identity, found, "SIGKILL");
+      for (const pid of found) killed.add(pid);
+      continue;
+    }
+    for (const pid of found) {
+      try {
+        process.kill(pid, "SIGKILL");
+        killed.add(pid);
+      } catch {
+      }
+    }
+  }
+  return [...killed];
+}
+function killAllAsUser(identity) {
+  const send = ["/bin/sh", "-c", "kill -9 -1"];
+  const argv = identity.via === "root" ? [identity.setpriv, `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", ...send] : ["sudo", "-n", "-u", identity.user, ...send];
+  spawnSync2(argv[0], argv.slice(1), { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+}
+function killUserProcesses(identity) {
+  let killed = 0;
+  for (let round = 0; round < MAX_ROUNDS2; round++) {
+    const [pgrep, ...pgrepArgs] = privileged(identity, ["pgrep", "-u", String(identity.uid)]);
+    const listed2 = spawnSync2(pgrep, pgrepArgs, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    const pids = (listed2.stdout ?? "").split("\n").filter((line2) => /^\d+$/.test(line2.trim()) && sessionOf(Number(line2)) !== null);
+    if (pids.length === 0) break;
+    killAllAsUser(identity);
+    const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
+    spawnSync2(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    killed += pids.length;
+    awaitGone(pids.map(Number));
+  }
+  return killed;
+}
+var DYING_WAIT_MS = 2e3;
+function awaitGone(pids) {
+  const end = Date.now() + DYING_WAIT_MS;
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  while (pids.some((pid) => statOf(pid) !== null) && Date.now() < end) Atomics.wait(tick, 0, 0, 10);
+}
+
+// src/proc/orphan-guard.ts
+import { spawn } from "node:child_process";
+
+// src/proc/trusted-tools.ts
+import { accessSync as accessSync2, constants as constants2, realpathSync, statSync as statSync2 } from "node:fs";
+import { basename as basename3, delimiter as delimiter2, dirname as dirname4, isAbsolute as isAbsolute2, join as join8, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
+var TOOL_NAMES = ["git", "sh", "npm"];
+var UntrustedToolError = class extends Error {
+  constructor(tool, message) {
+    super(message);
+    this.tool = tool;
+    this.name = "UntrustedToolError";
+  }
+  tool;
+};
+var STICKY = 512;
+var GROUP_OR_OTHER_WRITE = 18;
+function within(path2, root) {
+  const rel = relative2(root, path2);
+  return rel === "" || !(rel === ".." || rel.startsWith(`..${sep2}`) || isAbsolute2(rel));
+}
+function ownerOrModeProblem(path2, st, o) {
+  if (!o.owners.includes(st.uid))
+    return `${path2} is owned by uid ${st.uid}, not root or the engine's own user (uid ${o.owners.join(", ")})`;
+  if ((st.mode & GROUP_OR_OTHER_WRITE) !== 0 && !(o.stickyOk && (st.mode & STICKY) !== 0))
+    return `${path2} is writable by its group or by others (mode ${(st.mode & 4095).toString(8)})`;
+  return null;
+}
+function folderChainProblem(dir, owners, selfStickyOk) {
+  for (let d = dir; ; d = dirname4(d)) {
+    const problem = ownerOrModeProblem(d, statSync2(d), { owners, stickyOk: d !== dir || selfStickyOk });
+    if (problem !== null) return problem;
+    if (dirname4(d) === d) return null;
+  }
+}
+function rootProblem(path2, roots) {
+  for (const root of roots) {
+    let real2;
+    try {
+      real2 = realpathSync(root);
+    } catch {
+      real2 = resolve3(root);
+    }
+    if (within(path2, real2) || within(path2, resolve3(root)))
+      return `${path2} lies in ${root}, which the pull request can write`;
+  }
+  return null;
+}
+function ownersOf(ctx) {
+  return ctx.owners ?? [0, ...process.getuid !== void 0 ? [process.getuid()] : []];
+}
+function checkExecutable(candidate, ctx) {
+  const owners = ownersOf(ctx);
+  try {
+    const dir = realpathSync(dirname4(resolve3(candidate)));
+    const path2 = join8(dir, basename3(candidate));
+    const real2 = realpathSync(path2);
+    const st = statSync2(real2);
+    if (!st.isFile()) return { reason: `${real2} is not a regular file` };
+    accessSync2(real2, constants2.X_OK);
+    const problem = rootProblem(path2, ctx.untrustedRoots) ?? rootProblem(real2, ctx.untrustedRoots) ?? folderChainProblem(dir, owners, true) ?? folderChainProblem(dirname4(real2), owners, true) ?? ownerOrModeProblem(real2, st, { owners, stickyOk: false });
+    return problem === null ? { path: path2 } : { reason: problem };
+  } catch (error63) {
+    return { reason: `${candidate}: ${error63.code ?? String(error63)}` };
+  }
+}
+function pathFolderProblem(folder, ctx) {
+  try {
+    const real2 = realpathSync(folder);
+    return rootProblem(real2, ctx.untrustedRoots) ?? rootProblem(resolve3(folder), ctx.untrustedRoots) ?? folderChainProblem(real2, ownersOf(ctx), false);
+  } catch (error63) {
+    return `${folder}: ${error63.code ?? String(error63)}`;
+  }
+}
+function resolveTool(name, ctx, skipped) {
+  const searched = ctx.pathEnv ?? "";
+  const candidates = name === "sh" ? ["/bin/sh"] : searched.split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder)).map((folder) => join8(folder, name));
+  const passed = [];
+  for (const candidate of candidates) {
+    let executable = false;
+    try {
+      accessSync2(candidate, constants2.X_OK);
+      executable = true;
+    } catch {
+    }
+    if (!executable) continue;
+    const checked = checkExecutable(candidate, ctx);
+    if ("path" in checked) {
+      skipped.push(...passed);
+      return { kind: "found", path: checked.path };
+    }
+    passed.push(`${candidate}: ${checked.reason}`);
+  }
+  skipped.push(...passed);
+  const where = name === "sh" ? "at /bin/sh" : `on PATH (${JSON.stringify(searched)})`;
+  const why2 = passed.length > 0 ? `; passed over: ${passed.join("; ")}` : "";
+  return {
+    kind: "missing",
+    message: `no trusted ${name} ${where}: the engine runs ${name} only from a folder nothing the pull request can write (not the workspace, RUNNER_TEMP or the separate user's home; owned by root or the engine's user; not writable by group or others)${why2}. Install ${name} in a system folder (e.g. /usr/bin) that is on PATH`
+  };
+}
+function resolveTrustedTools(ctx) {
+  const skipped = [];
+  const tools = Object.fromEntries(
+    TOOL_NAMES.map((name) => [name, resolveTool(name, ctx, skipped)])
+  );
+  const path2 = (ctx.pathEnv ?? "").split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder) && pathFolderProblem(folder, ctx) === null).join(delimiter2);
+  return { tools, path: path2, skipped };
+}
+var configured = null;
+function configureTrustedTools(ctx) {
+  configured = resolveTrustedTools(ctx);
+  return configured;
+}
+function trustedCommand(name, fallback = name) {
+  if (configured === null) return fallback;
+  const tool = configured.tools[name];
+  if (tool.kind === "missing") throw new UntrustedToolError(name, tool.message);
+  return tool.path;
+}
+function trustedPathSetting() {
+  return configured === null ? {} : { PATH: configured.path };
+}
+
+// src/proc/orphan-guard.ts
+var GUARD_NAME = "evidence-gate-orphan-guard";
+var GUARD_SCRIPT = `groups=' '
+while read -r line; do
+  id=\${line#?}
+  case $line in
+    +*) case $groups in *" $id "*) ;; *) groups="$groups$id " ;; esac ;;
+    -*) case $groups in *" $id "*) groups="\${groups%% $id *} \${groups#* $id }" ;; esac ;;
+  esac
+done
+for id in $groups; do
+  case $id in
+    s*) /usr/bin/sudo -n kill -s KILL -- "-\${id#s}" 2>/dev/null ;;
+    *) kill -s KILL -- "-$id" 2>/dev/null ;;
+  esac
+done
+exit 0`;
+var guard = null;
+var live = /* @__PURE__ */ new Set();
+function runningGuard() {
+  if (guard !== null && guard.exitCode === null && guard.signalCode === null && guard.stdin?.writable)
+    return guard;
+  let started2;
+  try {
+    started2 = spawn(trustedCommand("sh", "/bin/sh"), ["-c", GUARD_SCRIPT, GUARD_NAME], {
+      env: { PATH: "/usr/bin:/bin" },
+      stdio: ["pipe", "ignore", "ignore"],
+      // Its own group: a signal to the engine's group (Ctrl-C) must not end the guard before the engine
+      // has stopped its children.
+      detached: true
+    });
+  } catch {
+    return null;
+  }
+  started2.on("error", () => {
+  });
+  started2.stdin?.on("error", () => {
+  });
+  started2.unref();
+  started2.stdin?.unref?.();
+  guard = started2;
+  if (live.size > 0) started2.stdin?.write([...live].map((id2) => `+${id2}
+`).join(""));
+  return started2;
+}
+function guardGroup(pgid, o = {}) {
+  const id2 = o.throughSudo === true ? `s${pgid}` : String(pgid);
+  live.add(id2);
+  runningGuard()?.stdin?.write(`+${id2}
+`);
+  let released = false;
+  return {
+    release: () => {
+      if (released) return;
+      released = true;
+      live.delete(id2);
+      if (guard !== null && guard.exitCode === null && guard.signalCode === null && guard.stdin?.writable)
+        guard.stdin.write(`-${id2}
+`);
+    }
+  };
+}
+
+// src/proc/run-process.ts
+var MAX_TIMER_MS = 2147483647;
+var DRAIN_GRACE_MS = 2e3;
+function killGroup(pid, signal2, identity) {
+  signalAs(identity, [-pid], signal2);
+}
+function runProcess(options3) {
+  const started2 = Date.now();
+  return new Promise((resolve15) => {
+    if (options3.signal?.aborted) {
+      resolve15({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
+      return;
+    }
+    let start;
+    let child;
+    try {
+      start = startLine(options3);
+      child = spawn2(start.file, start.args, {
+        cwd: options3.cwd,
+        env: start.env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true
+      });
+    } catch (error63) {
+      resolve15({ kind: "spawn_failed", message: String(error63), durationMs: Date.now() - started2 });
+      return;
+    }
+    superviseChild(child, { ...options3, marker: start.marker, scope: currentChildScope() }, started2, resolve15);
+  });
+}
+function startLine(options3) {
+  const [command, commandArgs] = options3.shell ? [trustedCommand("sh", "/bin/sh"), ["-c", options3.command]] : [options3.command, [...options3.args ?? []]];
+  if (options3.prCode !== true)
+    return { file: command, args: commandArgs, env: { ...options3.env }, marker: null };
+  const { file: file2, args } = currentChildScope()?.launch(command, commandArgs) ?? {
+    file: command,
+    args: commandArgs
+  };
+  const marker = randomUUID2();
+  const env = { ...options3.env, [SPAWN_MARKER]: marker };
+  const identity = currentChildIdentity();
+  return identity === null ? { file: file2, args, env, marker } : { ...commandAs(identity, file2, args, env), marker };
+}
+function superviseChild(child, options3, started2, resolve15) {
+  const output2 = new ChildOutput(options3);
+  const pid = child.pid ?? null;
+  const identity = options3.marker !== null ? options3.scope?.identity ?? null : null;
+  const guard2 = pid !== null && options3.orphanGuard !== false ? guardGroup(pid, { throughSudo: identity?.via === "sudo" && process.getuid?.() !== 0 }) : null;
+  const startTicks = pid !== null && options3.marker !== null ? startTicksOf(pid) : null;
+  let stopReason = null;
+  const timers = [];
+  let settled = false;
+  const stop = (reason) => {
+    if (stopReason !== null || pid === null) return;
+    stopReason = reason;
+    killGroup(pid, "SIGTERM", identity);
+    const kill = setTimeout(() => killGroup(pid, "SIGKILL", identity), options3.killGraceMs ?? 3e3);
+    kill.unref();
+    timers.push(kill);
+  };
+  if (options3.timeoutMs !== void 0) {
+    timers.push(setTimeout(() => stop({ kind: "timed_out" }), Math.min(options3.timeoutMs, MAX_TIMER_MS)));
+  }
+  const onAbort = () => stop({ kind: "cancelled" });
+  options3.signal?.addEventListener("abort", onAbort, { once: true });
+  child.stdout?.on("data", (chunk) => output2.stdout(chunk));
+  child.stderr?.on("data", (chunk) => output2.stderr(chunk));
+  const finish2 = (result) => {
+    if (settled) return;
+    settled = true;
+    guard2?.release();
+    for (const timer of timers) clearTimeout(timer);
+    options3.signal?.removeEventListener("abort", onAbort);
+    output2.end();
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    resolve15(result);
+  };
+  child.on("error", (error63) => {
+    finish2({ kind: "spawn_failed", message: error63.message, durationMs: Date.now() - started2 });
+  });
+  const settle2 = (code, signal2) => {
+    if (settled) return;
+    output2.end();
+    const leftBehind = options3.marker !== null ? killMarked(options3.marker, pid, startTicks, identity).length : void 0;
+    if (options3.scope !== null && leftBehind !== void 0) options3.scope.leftBehind += leftBehind;
+    const streams = {
+      ...output2.tails(),
+      durationMs: Date.now() - started2,
+      pid,
+      ...leftBehind !== void 0 ? { leftBehind } : {}
+    };
+    if (pid !== null) killGroup(pid, "SIGKILL", identity);
+    finish2(resultOf(streams, { stopReason, code, signal: signal2, timeoutMs: options3.timeoutMs ?? 0 }));
+  };
+  child.on("exit", (code, signal2) => {
+    const drain = setTimeout(() => settle2(code, signal2), options3.drainGraceMs ?? DRAIN_GRACE_MS);
+    drain.unref();
+    timers.push(drain);
+    child.on("close", () => settle2(code, signal2));
+  });
+}
+function resultOf(streams, end) {
+  if (end.stopReason?.kind === "timed_out")
+    return { ...streams, kind: "timed_out", timeoutMs: end.timeoutMs };
+  if (end.stopReason?.kind === "cancelled") return { ...streams, kind: "cancelled" };
+  if (end.code !== null) return { ...streams, kind: "exited", exitCode: end.code };
+  return { ...streams, kind: "signalled", signal: end.signal ?? "unknown" };
+}
+
+// src/proc/trusted-git.ts
+import { AsyncLocalStorage as AsyncLocalStorage2 } from "node:async_hooks";
+import { realpathSync as realpathSync2 } from "node:fs";
+import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve4 } from "node:path";
+var PINNED_EVERYWHERE = [
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.pager", "cat"],
+  ["core.askPass", ""]
+];
+var PINNED_BEFORE_SCOPE = [
+  ["protocol.allow", "never"],
+  ["protocol.file.allow", "always"],
+  ["protocol.http.allow", "always"],
+  ["protocol.https.allow", "always"],
+  ["protocol.ssh.allow", "always"],
+  ["core.sshCommand", "ssh"],
+  ["credential.helper", ""],
+  ["core.alternateRefsCommand", "true"],
+  ["gc.auto", "0"],
+  ["maintenance.auto", "false"],
+  ["submodule.recurse", "false"],
+  ["fetch.recurseSubmodules", "false"]
+];
+var checkoutGuarded = false;
+function guardCheckoutConfiguration(on3 = true) {
+  checkoutGuarded = on3;
+}
+function checkoutConfigurationGuarded() {
+  return checkoutGuarded;
+}
+var CHECKOUT_PROGRAM_KEYS_ARGS = [
+  "config",
+  "--show-scope",
+  "--name-only",
+  "--get-regexp",
+  "^(filter|remote)\\."
+];
+function checkoutProgramPins(listed2) {
+  const pins = /* @__PURE__ */ new Map();
+  for (const line2 of listed2.split("\n")) {
+    const [scope, key] = line2.split("	");
+    if (key === void 0 || scope !== "local" && scope !== "worktree") continue;
+    const lower = key.toLowerCase();
+    const filter = /^filter\.(.+)\.[^.]+$/s.exec(key);
+    if (filter !== null) {
+      const name = filter[1];
+      for (const field of ["clean", "smudge", "process"]) pins.set(`filter.${name}.${field}`, "");
+      pins.set(`filter.${name}.required`, "false");
+      continue;
+    }
+    const remote = /^remote\.(.+)\.(uploadpack|receivepack)$/is.exec(key);
+    if (remote !== null) pins.set(key, lower.endsWith("uploadpack") ? "git-upload-pack" : "git-receive-pack");
+  }
+  return [...pins].flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+}
+var PINNED_TRUSTED = [
+  ["core.attributesFile", "/dev/null"],
+  ["core.excludesFile", "/dev/null"],
+  ["core.untrackedCache", "false"],
+  ["core.splitIndex", "false"],
+  ["protocol.allow", "never"],
+  ["protocol.file.allow", "always"],
+  ["protocol.http.allow", "always"],
+  ["protocol.https.allow", "always"],
+  ["uploadpack.packObjectsHook", ""],
+  ["submodule.recurse", "false"]
+];
+var ENV_EVERYWHERE = { GIT_NO_REPLACE_OBJECTS: "1" };
+var TRUSTED_ENV = {
+  ...ENV_EVERYWHERE,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_ATTR_NOSYSTEM: "1",
+  GIT_PAGER: "cat",
+  PAGER: "cat",
+  GIT_TERMINAL_PROMPT: "0"
+};
+var storage2 = new AsyncLocalStorage2();
+function withTrustedGit(dir, body, hidden = () => []) {
+  return storage2.run({ ...dir, hidden }, body);
+}
+function hiddenPaths(cwd) {
+  const trusted = storage2.getStore();
+  if (trusted === void 0 || !onTrustedGit(cwd)) return [];
+  const root = real(trusted.workTree);
+  return trusted.hidden().map((path2) => relative3(root, real(path2))).filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute3(rel)).map((rel) => rel.split("\\").join("/"));
+}
+function currentTrustedGit() {
+  return storage2.getStore() ?? null;
+}
+function onTrustedGit(cwd) {
+  const trusted = currentTrustedGit();
+  return trusted !== null && isInside(cwd, trusted.workTree);
+}
+function real(path2) {
+  try {
+    return realpathSync2(path2);
+  } catch {
+    return resolve4(path2);
+  }
+}
+function isInside(dir, root) {
+  const rel = relative3(real(root), real(dir));
+  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
+}
+var configArgs = (pairs) => pairs.flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+function engineGitCall(args, o) {
+  const trusted = currentTrustedGit();
+  if (trusted === null || !onTrustedGit(o.cwd)) {
+    const before = checkoutGuarded && trusted === null ? configArgs(PINNED_BEFORE_SCOPE) : [];
+    return {
+      args: [...configArgs(PINNED_EVERYWHERE), ...before, ...args],
+      baseEnv: o.baseEnv,
+      set: { ...ENV_EVERYWHERE, ...o.set },
+      trusted: false
+    };
+  }
+  return {
+    args: [
+      `--git-dir=${trusted.gitDir}`,
+      `--work-tree=${trusted.workTree}`,
+      ...configArgs(PINNED_EVERYWHERE),
+      ...configArgs(PINNED_TRUSTED),
+      ...args
+    ],
+    baseEnv: Object.fromEntries(Object.entries(o.baseEnv).filter(([name]) => !/^GIT_/i.test(name))),
+    set: { ...TRUSTED_ENV, HOME: trusted.home, XDG_CONFIG_HOME: trusted.home, ...o.set },
+    trusted: true
+  };
+}
+
+// src/proc/git.ts
+var GitError = class extends Error {
+  constructor(args, detail) {
+    super(`git ${args.join(" ")} failed: ${detail}`);
+    this.args = args;
+    this.detail = detail;
+    this.name = "GitError";
+  }
+  args;
+  detail;
+};
+async function beforeScopePins(args, options3) {
+  if (!checkoutConfigurationGuarded() || currentTrustedGit() !== null) return [];
+  if (args.some((arg) => arg.startsWith("--git-dir="))) return [];
+  try {
+    const listed2 = await runGit(CHECKOUT_PROGRAM_KEYS_ARGS, options3, { tailBytes: 1024 * 1024 }, []);
+    return checkoutProgramPins(listed2.stdoutTail);
+  } catch (error63) {
+    if (error63 instanceof GitError) return [];
+    throw error63;
+  }
+}
+async function runGit(args, options3, output2, pins) {
+  const before = pins ?? await beforeScopePins(args, options3);
+  const call = engineGitCall([...before, ...args], {
+    cwd: options3.cwd,
+    baseEnv: options3.baseEnv ?? process.env,
+    set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options3.set }
+  });
+  const result = await runProcess({
+    // The action's trusted git (resolved at start, never a PATH entry the pull request can write).
+    command: trustedCommand("git"),
+    args: call.args,
+    cwd: options3.cwd,
+    env: buildChildEnv({
+      base: call.baseEnv,
+      child: { kind: "git" },
+      knownSecrets: options3.knownSecrets ?? [],
+      set: call.set
+    }),
+    timeoutMs: options3.timeoutMs ?? 12e4,
+    // Local git ends by itself within its timeout: no orphan guard (one more process per git call).
+    orphanGuard: false,
+    ...output2
+  });
+  if (result.kind !== "exited") {
+    throw new GitError(args, result.kind === "spawn_failed" ? result.message : result.kind);
+  }
+  if (result.exitCode !== 0) {
+    throw new GitError(args, `exit ${result.exitCode}: ${result.stderrTail.trim().slice(-2e3)}`);
+  }
+  return result;
+}
+async function git(args, options3) {
+  const result = await runGit(args, options3, { tailBytes: 8 * 1024 * 1024 });
+  return result.stdoutTail.replace(/\n$/, "");
+}
+async function gitStream(args, options3) {
+  await runGit(args, options3, {
+    tailBytes: 64 * 1024,
+    onStdoutData: options3.onStdout,
+    ...options3.signal !== void 0 ? { signal: options3.signal } : {}
+  });
+}
+
+// src/evidence/evidence-tree.ts
+import { mkdtemp, rm as rm2, stat as stat2 } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join as join9 } from "node:path";
+
+// src/evidence/seed-index.ts
+import { createHash } from "node:crypto";
+import { readFile as readFile2, rm, stat, utimes, writeFile } from "node:fs/promises";
+var SEEDS_KEPT = 32;
+var SEED_BYTES_KEPT = 256 * 1024 * 1024;
+var STAT_BYTES = 40;
+var CTIME_SECONDS_AT = 0;
+var MODE_AT = 24;
+var SIZE_AT = 36;
+var EXTENDED = 16384;
+function smudgedSince(bytes, sinceSecond) {
+  const checked = checksummedBody(bytes);
+  if (checked === null) return null;
+  const body = Buffer.from(checked.body);
+  const read = walkEntries(body, checked.idLength, (start) => {
+    if (body.readUInt32BE(start + CTIME_SECONDS_AT) >= sinceSecond) body.writeUInt32BE(0, start + SIZE_AT);
+  });
+  if (!read) return null;
+  return Buffer.concat([body, createHash(checked.algorithm).update(body).digest()]);
+}
+var GITLINK_MODE = 57344;
+function gitlinkPaths(bytes) {
+  const checked = checksummedBody(bytes);
+  if (checked === null) return null;
+  const paths = [];
+  const { body } = checked;
+  const read = walkEntries(body, checked.idLength, (start, pathAt, end) => {
+    if ((body.readUInt32BE(start + MODE_AT) & 61440) === GITLINK_MODE) {
+      paths.push(body.toString("utf8", pathAt, end));
+    }
+  });
+  return read ? paths : null;
+}
+function checksummedBody(bytes) {
+  for (const [algorithm, idLength] of [
+    ["sha1", 20],
+    ["sha256", 32]
+  ]) {
+    if (bytes.length < 12 + idLength) continue;
+    const body = bytes.subarray(0, bytes.length - idLength);
+    if (createHash(algorithm).update(body).digest().equals(bytes.subarray(bytes.length - idLength))) {
+      return { body, idLength, algorithm };
+    }
+  }
+  return null;
+}
+function walkEntries(body, idLength, visit2) {
+  if (body.toString("latin1", 0, 4) !== "DIRC") return false;
+  const version2 = body.readUInt32BE(4);
+  if (version2 !== 2 && version2 !== 3) return false;
+  const count3 = body.readUInt32BE(8);
+  let at = 12;
+  for (let i = 0; i < count3; i++) {
+    const start = at;
+    const flagsAt = start + STAT_BYTES + idLength;
+    if (flagsAt + 2 > body.length) return false;
+    const flags = body.readUInt16BE(flagsAt);
+    let pathAt = flagsAt + 2;
+    if ((flags & EXTENDED) !== 0) {
+      if (version2 < 3) return false;
+      pathAt += 2;
+    }
+    const end = body.indexOf(0, pathAt);
+    if (end <= pathAt) return false;
+    at = start + (end - start + 8 & ~7);
+    if (at > body.length) return false;
+    visit2(start, pathAt, end);
+  }
+  while (at < body.length) {
+    if (at + 8 > body.length) return false;
+    if (body.toString("latin1", at, at + 4) === "link") return false;
+    at += 8 + body.readUInt32BE(at + 4);
+  }
+  return at === body.length;
+}
+var SeedIndexes = class {
+  #seeds = /* @__PURE__ */ new Map();
+  #bytes = 0;
+  /** The kept seed of `key`, or `null`. */
+  get(key) {
+    const seed = this.#seeds.get(key);
+    if (seed === void 0) return null;
+    this.#seeds.delete(key);
+    this.#seeds.set(key, seed);
+    return seed;
+  }
+  /**
+   * Keeps `indexFile` (git-written by an `add -A` that began in second `readSince`) as `key`'s seed,
+   * smudged ({@link smudgedSince}). A seed that cannot be kept is no error: the next tree starts from
+   * `HEAD` and reads every file.
+   */
+  async keep(key, indexFile, readSince) {
+    this.#drop(key);
+    try {
+      const [bytes, written] = await Promise.all([readFile2(indexFile), stat(indexFile)]);
+      const smudged = smudgedSince(bytes, readSince);
+      if (smudged === null || smudged.length > SEED_BYTES_KEPT) return;
+      this.#seeds.set(key, { bytes: smudged, mtimeMs: written.mtimeMs });
+      this.#bytes += smudged.length;
+      while (this.#seeds.size > SEEDS_KEPT || this.#bytes > SEED_BYTES_KEPT) {
+        this.#drop(this.#seeds.keys().next().value);
+      }
+    } catch {
+      this.#drop(key);
+    }
+  }
+  #drop(key) {
+    const seed = this.#seeds.get(key);
+    if (seed === void 0) return;
+    this.#seeds.delete(key);
+    this.#bytes -= seed.bytes.length;
+  }
+};
+var seedIndexes = new SeedIndexes();
+async function copySeed(seed, indexFile) {
+  if (seed === null) return false;
+  try {
+    await writeFile(indexFile, seed.bytes, { mode: 384 });
+    const backdated = new Date(seed.mtimeMs - 1e3);
+    await utimes(indexFile, backdated, backdated);
+    return true;
+  } catch {
+    await rm(indexFile, { force: true });
+    return false;
+  }
+}
+
+// src/evidence/evidence-tree.ts
+var NotAGitRepositoryError = class extends Error {
+  constructor(dir, detail) {
+    super(
+      `${dir} is not inside a git working tree (${detail}); evidence-gate records the evidence tree and the starting commit with git. Run it in a checkout (actions/checkout, or git clone / git init).`
+    );
+    this.dir = dir;
+    this.detail = detail;
+    this.name = "NotAGitRepositoryError";
+  }
+  dir;
+  detail;
+};
+var NoCommitError = class extends Error {
+  constructor(dir) {
+    super(`${dir} is a git repository with no commit yet: there is no starting commit to verify against.`);
+    this.dir = dir;
+    this.name = "NoCommitError";
+  }
+  dir;
+};
+var gitOptions = (cwd, context, set2) => ({
+  cwd,
+  ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
+  ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
+  ...set2 !== void 0 ? { set: set2 } : {}
+});
+async function workTreeRoot(dir, context = {}) {
+  try {
+    if (!(await stat2(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
+  } catch (error63) {
+    if (error63 instanceof NotAGitRepositoryError) throw error63;
+    throw new NotAGitRepositoryError(dir, "the directory does not exist");
+  }
+  let root;
+  try {
+    root = await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
+  } catch (error63) {
+    if (error63 instanceof GitError && /not a git repository|must be run in a work tree/i.test(error63.detail)) {
+      throw new NotAGitRepositoryError(dir, "git rev-parse --show-toplevel found none");
+    }
+    throw error63;
+  }
+  if (!isInside(dir, root)) {
+    throw new NotAGitRepositoryError(
+      dir,
+      `git names ${root} as its work tree, which does not contain it: core.worktree points elsewhere`
+    );
+  }
+  return root;
+}
+async function headCommit(root, context) {
+  try {
+    return await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], gitOptions(root, context));
+  } catch (error63) {
+    if (error63 instanceof GitError) return null;
+    throw error63;
+  }
+}
+function nulFields(bytes) {
+  const fields = bytes.toString("utf8").split("\0");
+  if (fields.at(-1) === "") fields.pop();
+  return fields;
+}
+var EVIDENCE_TREE_PINS = [
+  "-c",
+  "core.ignoreStat=false",
+  "-c",
+  "core.checkStat=default",
+  "-c",
+  "core.trustctime=true",
+  "-c",
+  "core.untrackedCache=false",
+  "-c",
+  "core.splitIndex=false",
+  // What `add -A` takes from the files: every path (no sparse patterns), the mode and link bits as they are,
+  // names as they are spelled, bytes as they are (no CRLF folding without an attribute; attribute
+  // conversions are the gap check's: evidence-gaps.ts).
+  "-c",
+  "core.sparseCheckout=false",
+  "-c",
+  "core.fileMode=true",
+  "-c",
+  "core.symlinks=true",
+  "-c",
+  "core.ignoreCase=false",
+  "-c",
+  "core.autocrlf=false",
+  // A seed is kept only in a form seed-index.ts reads (`feature.manyFiles` would ask for version 4 and no
+  // checksum).
+  "-c",
+  "index.version=2",
+  "-c",
+  "index.skipHash=false"
+];
+async function withWorkingTreeIndex(repoDir, context, task2) {
+  const root = await workTreeRoot(repoDir, context);
+  const tempDir = await mkdtemp(join9(tmpdir(), "evidence-gate-index-"));
+  const indexFile = join9(tempDir, "index");
+  try {
+    const readSince = Math.floor(Date.now() / 1e3) - 1;
+    const seedKey = `${currentTrustedGit()?.gitDir ?? ""}\0${root}`;
+    const scoped = (args) => git([...EVIDENCE_TREE_PINS, ...args], gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
+    if (!await copySeed(seedIndexes.get(seedKey), indexFile)) {
+      try {
+        await scoped(["read-tree", "HEAD"]);
+      } catch (error63) {
+        if (!(error63 instanceof GitError)) throw error63;
+        await rm2(indexFile, { force: true });
+      }
+    }
+    const hidden = hiddenPaths(root).map((rel) => `:(top,literal)${rel}`);
+    if (hidden.length > 0) {
+      await scoped(["rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", ...hidden]);
+      const excluded = hidden.map((spec) => spec.replace(":(top,literal)", ":(top,literal,exclude)"));
+      await scoped(["add", "-A", "--", ":/", ...excluded]);
+    } else await scoped(["add", "-A"]);
+    await seedIndexes.keep(seedKey, indexFile, readSince);
+    await context.indexOverlay?.apply({ root, git: scoped });
+    return await task2({ root, git: scoped, indexFile });
+  } finally {
+    await rm2(tempDir, { recursive: true, force: true });
+  }
+}
+async function evidenceTree(repoDir, context = {}) {
+  return (await evidenceTreeAndRoot(repoDir, context)).tree;
+}
+function evidenceTreeAndRoot(repoDir, context = {}) {
+  return withWorkingTreeIndex(repoDir, context, async (scope) => ({
+    tree: await scope.git(["write-tree"]),
+    root: scope.root
+  }));
+}
+var sameSha = (a, b) => a.toLowerCase() === b.toLowerCase();
+async function startingCommit(repoDir, options3 = {}) {
+  const root = await workTreeRoot(repoDir, options3);
+  const sha3 = await headCommit(root, options3);
+  if (sha3 === null) throw new NoCommitError(root);
+  const raw2 = await git(["cat-file", "commit", sha3], gitOptions(root, options3));
+  const header2 = raw2.split("\n\n", 1)[0] ?? "";
+  let tree = "";
+  const parents = [];
+  for (const line2 of header2.split("\n")) {
+    if (line2.startsWith("tree ")) tree = line2.slice(5).trim();
+    else if (line2.startsWith("parent ")) parents.push(line2.slice(7).trim());
+  }
+  if (tree === "") throw new GitError(["cat-file", "commit", sha3], "commit has no tree line");
+  const isMergeOfHead = options3.prHead !== void 0 && parents.length === 2 && parents[1] !== void 0 && sameSha(parents[1], options3.prHead);
+  return { sha: sha3, tree, parents, isMergeOfHead };
+}
+var short = (sha3) => sha3.slice(0, 7);
+function describeStartingCommit(commit) {
+  const [base, head] = commit.parents;
+  if (commit.parents.length === 2 && base !== void 0 && head !== void 0 && commit.prHead !== void 0) {
+    if (sameSha(head, commit.prHead)) {
+      return `the merge of ${short(head)} into ${commit.baseRef ?? short(base)}`;
+    }
+  }
+  return short(commit.sha);
+}
+
+// src/evidence/ignored-fingerprint.ts
+import { createHash as createHash2 } from "node:crypto";
+var STAT_FIELDS = 5;
+function fingerprintOf(entries) {
+  const hash2 = createHash2("sha256");
+  hash2.update(`evidence-gate ignored-files v1 ${entries.paths.length}
+`);
+  let chunk = "";
+  for (let i = 0; i < entries.paths.length; i++) {
+    const at = i * STAT_FIELDS;
+    const s = entries.stats;
+    chunk += `${entries.paths[i]}\0${s[at]} ${s[at + 1]} ${s[at + 2]} ${s[at + 3]} ${s[at + 4]}
+`;
+    if (chunk.length > 65536) {
+      hash2.update(chunk, "latin1");
+      chunk = "";
+    }
+  }
+  hash2.update(chunk, "latin1");
+  return { kind: "fingerprint", hash: hash2.digest("hex"), files: entries.paths.length, entries };
+}
+function sameStats(a, i, b, j) {
+  for (let f = 0; f < STAT_FIELDS; f++) if (a[i * STAT_FIELDS + f] !== b[j * STAT_FIELDS + f]) return false;
+  return true;
+}
+function walkEntries2(a, b, visit2) {
+  let i = 0;
+  let j = 0;
+  while (i < a.paths.length || j < b.paths.length) {
+    const p = a.paths[i];
+    const q = b.paths[j];
+    if (q === void 0 || p !== void 0 && p < q) visit2(p, i++, null);
+    else if (p === void 0 || q < p) visit2(q, null, j++);
+    else {
+      visit2(p, i++, j++);
+    }
+  }
+}
+
+// src/evidence/ignored-files-change.ts
+var MAX_CHANGE_EXAMPLES = 10;
+function compareIgnoredFiles(baseline, current, maxExamples = MAX_CHANGE_EXAMPLES) {
+  if (baseline.kind === "unknown") return { kind: "unknown", reason: baseline.reason };
+  if (current.kind === "unknown") {
+    if (current.overBound) {
+      return {
+        kind: "changed",
+        total: null,
+        examples: [],
+        note: `${current.reason}, against ${baseline.files} at the baseline`
+      };
+    }
+    return { kind: "unknown", reason: current.reason };
+  }
+  if (current.hash === baseline.hash) return { kind: "unchanged" };
+  const examples = [];
+  let total2 = 0;
+  walkEntries2(baseline.entries, current.entries, (path2, before, after) => {
+    if (before !== null && after !== null && sameStats(baseline.entries.stats, before, current.entries.stats, after))
+      return;
+    total2++;
+    if (examples.length < maxExamples) {
+      examples.push({
+        path: displayPath2(path2),
+        change: before === null ? "added" : after === null ? "removed" : "modified"
+      });
+    }
+  });
+  if (total2 === 0) return { kind: "unchanged" };
+  return { kind: "changed", total: total2, examples };
+}
+function acceptVerifyChanges(baseline, before, after) {
+  if (baseline.kind !== "fingerprint" || before.kind !== "fingerprint" || after.kind !== "fingerprint")
+    return baseline;
+  if (before.hash === after.hash) return baseline;
+  const touched = /* @__PURE__ */ new Map();
+  walkEntries2(before.entries, after.entries, (path2, b, a) => {
+    if (b !== null && a !== null && sameStats(before.entries.stats, b, after.entries.stats, a)) return;
+    touched.set(path2, a);
+  });
+  const paths = [];
+  const values = [];
+  const push = (path2, stats, index) => {
+    paths.push(path2);
+    for (let f = 0; f < STAT_FIELDS; f++) values.push(stats[index * STAT_FIELDS + f]);
+  };
+  const base = baseline.entries;
+  const afterEntries = after.entries;
+  const touchedPaths = [...touched.keys()].sort();
+  let i = 0;
+  let t = 0;
+  while (i < base.paths.length || t < touchedPaths.length) {
+    const p = base.paths[i];
+    const q = touchedPaths[t];
+    if (q === void 0 || p !== void 0 && p < q) {
+      push(p, base.stats, i++);
+    } else {
+      const index = touched.get(q);
+      if (index !== null) push(q, afterEntries.stats, index);
+      if (p === q) i++;
+      t++;
+    }
+  }
+  return fingerprintOf({ paths, stats: Float64Array.from(values) });
+}
+function displayPath2(latin1) {
+  return Buffer.from(latin1, "latin1").toString("utf8");
+}
+
+// src/evidence/ignored-files-data.ts
+function ignoredFilesToData(files) {
+  if (files.kind === "unknown") return files;
+  return {
+    kind: "fingerprint",
+    hash: files.hash,
+    files: files.files,
+    paths: files.entries.paths,
+    stats: Array.from(files.entries.stats)
+  };
+}
+function ignoredFilesFromData(data) {
+  const d = data;
+  if (d?.kind === "unknown" && typeof d.reason === "string") {
+    return { kind: "unknown", reason: d.reason, overBound: d.overBound === true };
+  }
+  if (d?.kind === "fingerprint" && typeof d.hash === "string" && typeof d.files === "number" && Array.isArray(d.paths) && d.paths.every((p) => typeof p === "string") && Array.isArray(d.stats) && d.stats.every((n) => typeof n === "number") && d.stats.length === d.paths.length * STAT_FIELDS) {
+    return {
+      kind: "fingerprint",
+      hash: d.hash,
+      files: d.files,
+      entries: { paths: d.paths, stats: Float64Array.from(d.stats) }
+    };
+  }
+  return {
+    kind: "unknown",
+    reason: "the saved baseline of the run's git-ignored files could not be read",
+    overBound: false
+  };
+}
+
+// src/evidence/ignored-files.ts
+var DEFAULT_MAX_IGNORED_FILES = 5e5;
+var NO_INDEX = "/proc/evidence-gate-no-index/index";
+var MISSING = -1;
+var UNREADABLE = -2;
+var STAT_SLICE = 2e3;
+async function ignoredFilesFingerprint(dir, options3 = {}) {
+  const max = options3.maxEntries ?? DEFAULT_MAX_IGNORED_FILES;
+  let root;
+  try {
+    root = options3.root ?? await workTreeRoot(dir, options3);
+  } catch (error63) {
+    return unknown2(`the git-ignored files could not be listed: ${messageOf2(error63)}`);
+  }
+  const prefixes = excludedPrefixes(root, options3.exclude ?? []);
+  const runsPrefix = options3.excludeRunDirectoriesUnder === void 0 ? null : excludedPrefixes(root, [options3.excludeRunDirectoriesUnder])[0] ?? null;
+  const inRunDirectory = (path2) => runsPrefix !== null && path2.startsWith(runsPrefix) && RUN_DIRECTORY.test(path2.slice(runsPrefix.length));
+  const paths = [];
+  let overBound = false;
+  let pending = null;
+  const stop = new AbortController();
+  const take = (path2) => {
+    if (overBound || path2 === "" || prefixes.some((prefix) => path2.startsWith(prefix)) || inRunDirectory(path2))
+      return;
+    if (paths.length >= max) {
+      overBound = true;
+      stop.abort();
+      return;
+    }
+    paths.push(path2);
+  };
+  try {
+    await gitStream(["ls-files", "--others", "--ignored", "--exclude-standard", "-z"], {
+      cwd: root,
+      // No index: every ignored file on disk is listed, whatever an index says is tracked. The repository's
+      // index is written by whoever ran in it, and a file force-added there (`git add -f`) but not in HEAD
+      // is in no evidence tree (evidence-tree.ts): listed against it, it was in no record at all.
+      set: { GIT_INDEX_FILE: NO_INDEX },
+      ...options3.baseEnv !== void 0 ? { baseEnv: options3.baseEnv } : {},
+      ...options3.knownSecrets !== void 0 ? { knownSecrets: options3.knownSecrets } : {},
+      ...options3.timeoutMs !== void 0 ? { timeoutMs: options3.timeoutMs } : {},
+      signal: stop.signal,
+      onStdout: (chunk) => {
+        if (overBound) return;
+        const buf = pending === null ? chunk : Buffer.concat([pending, chunk]);
+        let start = 0;
+        for (let nul = buf.indexOf(0, start); nul !== -1; nul = buf.indexOf(0, start)) {
+          take(buf.toString("latin1", start, nul));
+          start = nul + 1;
+        }
+        pending = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
+      }
+    });
+  } catch (error63) {
+    if (!(overBound && error63 instanceof GitError)) {
+      return unknown2(`git ls-files (the git-ignored files) failed: ${messageOf2(error63)}`);
+    }
+  }
+  if (pending !== null) take(pending.toString("latin1"));
+  for (const folder of paths.filter((path2) => path2.endsWith("/"))) {
+    filesUnder(root, folder, take);
+  }
+  if (overBound) {
+    return {
+      kind: "unknown",
+      overBound: true,
+      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`
+    };
+  }
+  paths.sort();
+  const stats = await statAll(root, paths);
+  return fingerprintOf({ paths, stats });
+}
+function filesUnder(root, folder, take) {
+  const rootBytes = Buffer.from(`${root}/`, "utf8");
+  const pending = [folder];
+  while (pending.length > 0) {
+    const dir = pending.pop();
+    let entries;
+    try {
+      entries = readdirSync2(Buffer.concat([rootBytes, Buffer.from(dir, "latin1")]), {
+        withFileTypes: true,
+        encoding: "buffer"
+      });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const path2 = `${dir}${entry.name.toString("latin1")}`;
+      if (entry.isDirectory()) {
+        take(`${path2}/`);
+        pending.push(`${path2}/`);
+      } else take(path2);
+    }
+  }
+}
+function unknown2(reason) {
+  return { kind: "unknown", reason, overBound: false };
+}
+function messageOf2(error63) {
+  return error63 instanceof Error ? error63.message : String(error63);
+}
+var RUN_DIRECTORY = /^\d{8}-\d{6}-[0-9a-f]{6}\//;
+function excludedPrefixes(root, exclude) {
+  const prefixes = /* @__PURE__ */ new Set();
+  const realRoot = realOrSame(root);
+  for (const folder of exclude) {
+    if (!isAbsolute4(folder)) continue;
+    const rel = relative4(realRoot, realOrSame(folder));
+    if (rel === "" || rel.startsWith("..") || isAbsolute4(rel)) continue;
+    prefixes.add(Buffer.from(`${rel.split(sep3).join("/")}/`, "utf8").toString("latin1"));
+  }
+  return [...prefixes];
+}
+function realOrSame(path2) {
+  try {
+    return realpathSync3(path2);
+  } catch {
+    return path2;
+  }
+}
+async function statAll(root, paths) {
+  const stats = new Float64Array(paths.length * STAT_FIELDS);
+  const rootBytes = Buffer.from(`${root}/`, "utf8");
+  for (let i = 0; i < paths.length; i++) {
+    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve15) => setImmediate(resolve15));
+    const rel = paths[i];
+    const full = /^[\x20-\x7e]*$/.test(rel) ? `${root}/${rel}` : Buffer.concat([rootBytes, Buffer.from(rel, "latin1")]);
+    const at = i * STAT_FIELDS;
+    try {
+      const st = lstatSync(full, { throwIfNoEntry: false });
+      if (st === void 0) {
+        stats.fill(MISSING, at, at + STAT_FIELDS);
+        continue;
+      }
+      stats[at] = st.size;
+      stats[at + 1] = st.mtimeMs;
+      stats[at + 2] = st.ctimeMs;
+      stats[at + 3] = st.mode;
+      stats[at + 4] = st.ino;
+    } catch {
+      stats.fill(UNREADABLE, at, at + STAT_FIELDS);
+    }
+  }
+  return stats;
+}
 
 // src/engine/redacting-run-dir.ts
-import { existsSync as existsSync4, readFileSync as readFileSync7, writeFileSync as writeFileSync3 } from "node:fs";
+import { existsSync as existsSync3, readFileSync as readFileSync4, writeFileSync as writeFileSync2 } from "node:fs";
 
 // src/engine/run-dir.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 import {
   appendFileSync,
-  existsSync as existsSync3,
-  mkdirSync as mkdirSync2,
-  readFileSync as readFileSync6,
+  existsSync as existsSync2,
+  mkdirSync,
+  readFileSync as readFileSync3,
   renameSync,
-  rmSync as rmSync2,
-  writeFileSync as writeFileSync2
+  rmSync,
+  writeFileSync
 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join14 } from "node:path";
+import { join as join10 } from "node:path";
 
 // src/graph/file-name.ts
 function nodeFileName(id2) {
@@ -41142,11 +37708,11 @@ function nodeFileName(id2) {
 
 // src/engine/run-dir.ts
 function liveLockHolder(runDir) {
-  const path2 = join14(runDir, "run.lock");
-  if (!existsSync3(path2)) return null;
+  const path2 = join10(runDir, "run.lock");
+  if (!existsSync2(path2)) return null;
   const holder = (() => {
     try {
-      return readFileSync6(path2, "utf8").trim();
+      return readFileSync3(path2, "utf8").trim();
     } catch {
       return "";
     }
@@ -41164,12 +37730,12 @@ var RunDirectory = class {
   /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
   constructor(runsDir, runId) {
     this.runId = runId;
-    this.path = join14(runsDir, runId);
-    mkdirSync2(join14(this.path, "nodes"), { recursive: true });
-    const ignore = join14(runsDir, ".gitignore");
-    if (!existsSync3(ignore))
-      writeFileSync2(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
-    mkdirSync2(join14(this.path, "failed"), { recursive: true });
+    this.path = join10(runsDir, runId);
+    mkdirSync(join10(this.path, "nodes"), { recursive: true });
+    const ignore = join10(runsDir, ".gitignore");
+    if (!existsSync2(ignore))
+      writeFileSync(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
+    mkdirSync(join10(this.path, "failed"), { recursive: true });
   }
   runId;
   path;
@@ -41183,11 +37749,11 @@ var RunDirectory = class {
    * @returns `null` when taken, else why not (which process holds it).
    */
   lock() {
-    const path2 = join14(this.path, "run.lock");
+    const path2 = join10(this.path, "run.lock");
     const mine = `${process.pid}@${hostname3()}`;
     for (let attempt2 = 0; attempt2 < 2; attempt2++) {
       try {
-        writeFileSync2(path2, `${mine}
+        writeFileSync(path2, `${mine}
 `, { flag: "wx" });
         return null;
       } catch (error63) {
@@ -41196,35 +37762,35 @@ var RunDirectory = class {
       const holder = liveLockHolder(this.path);
       if (holder !== null)
         return `run ${this.runId} is in use by process ${holder} (${path2}): one leg at a time`;
-      rmSync2(path2, { force: true });
+      rmSync(path2, { force: true });
     }
     return `run ${this.runId}'s lock ${path2} could not be taken`;
   }
   /** Releases the lock taken by {@link lock} (only if this process holds it). */
   unlock() {
-    const path2 = join14(this.path, "run.lock");
+    const path2 = join10(this.path, "run.lock");
     try {
-      if (readFileSync6(path2, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync2(path2, { force: true });
+      if (readFileSync3(path2, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync(path2, { force: true });
     } catch {
     }
   }
   /** Appends one event line with a timestamp. */
   event(event) {
     appendFileSync(
-      join14(this.path, "events.jsonl"),
+      join10(this.path, "events.jsonl"),
       `${JSON.stringify({ at: (/* @__PURE__ */ new Date()).toISOString(), ...event })}
 `
     );
   }
   /** Writes a JSON file atomically (temp file + rename), so a crash never leaves half a file. */
   writeJson(name, value) {
-    const target = join14(this.path, name);
+    const target = join10(this.path, name);
     const temp = `${target}.${process.pid}.tmp`;
     const text2 = `${JSON.stringify(value, null, 2)}
 `;
-    writeFileSync2(temp, text2);
+    writeFileSync(temp, text2);
     renameSync(temp, target);
-    this.#digests.set(name, createHash5("sha256").update(text2, "utf8").digest("hex"));
+    this.#digests.set(name, createHash3("sha256").update(text2, "utf8").digest("hex"));
     return target;
   }
   /**
@@ -41237,27 +37803,27 @@ var RunDirectory = class {
   }
   /** Records the digest of a JSON file this process read and checked rather than wrote (resume's graph.json). */
   noteDigest(name, text2) {
-    this.#digests.set(name, createHash5("sha256").update(text2, "utf8").digest("hex"));
+    this.#digests.set(name, createHash3("sha256").update(text2, "utf8").digest("hex"));
   }
   /** Writes a text file (node output, patch) and returns its path. */
   writeText(name, text2) {
-    const target = join14(this.path, name);
-    writeFileSync2(target, text2);
+    const target = join10(this.path, name);
+    writeFileSync(target, text2);
     return target;
   }
   /** Writes a binary file (a patch need not be UTF-8) and returns its path. */
   writeBytes(name, bytes) {
-    const target = join14(this.path, name);
-    writeFileSync2(target, bytes);
+    const target = join10(this.path, name);
+    writeFileSync(target, bytes);
     return target;
   }
   /** Path of a node's saved output (the `{{ artifacts.ID }}` target). */
   nodeOutputPath(nodeId) {
-    return join14(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
+    return join10(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
   }
   /** Path of a failed node's saved reply. */
   failedOutputPath(nodeId) {
-    return join14(this.path, "failed", `${nodeFileName(nodeId)}.out`);
+    return join10(this.path, "failed", `${nodeFileName(nodeId)}.out`);
   }
 };
 
@@ -41284,20 +37850,20 @@ var RedactingRunDirectory = class extends RunDirectory {
   redactSavedOutputs(nodeId) {
     if (!this.redactor.active) return;
     for (const path2 of [this.nodeOutputPath(nodeId), this.failedOutputPath(nodeId)]) {
-      if (!existsSync4(path2)) continue;
-      const text2 = readFileSync7(path2, "utf8");
-      if (this.redactor.contains(text2)) writeFileSync3(path2, this.redactor.text(text2));
+      if (!existsSync3(path2)) continue;
+      const text2 = readFileSync4(path2, "utf8");
+      if (this.redactor.contains(text2)) writeFileSync2(path2, this.redactor.text(text2));
     }
   }
 };
 
 // src/engine/run-setup.ts
-import { existsSync as existsSync5, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync4, statSync as statSync3 } from "node:fs";
 import { resolve as resolve6 } from "node:path";
 
 // src/engine/outside-writes.ts
 import { lstatSync as lstatSync2, realpathSync as realpathSync4 } from "node:fs";
-import { basename as basename5, dirname as dirname6, isAbsolute as isAbsolute6, join as join15, relative as relative7, resolve as resolve5, sep as sep5 } from "node:path";
+import { basename as basename4, dirname as dirname5, isAbsolute as isAbsolute5, join as join11, relative as relative5, resolve as resolve5, sep as sep4 } from "node:path";
 var OUTSIDE_WRITES_KEPT = 10;
 function outsideWrites(paths, where) {
   const root = realOrSelf(resolve5(where.repoRoot));
@@ -41318,21 +37884,21 @@ function liesInRepository(path2, where) {
   return placed !== null && inside(realOrSelf(resolve5(where.repoRoot)), placed);
 }
 function placePath(path2, cwd) {
-  if (path2 === "~" || path2.startsWith("~/") || path2.startsWith(`~${sep5}`)) return null;
+  if (path2 === "~" || path2.startsWith("~/") || path2.startsWith(`~${sep4}`)) return null;
   const absolute = resolve5(cwd, path2);
   const rest = [];
   let current = absolute;
   for (; ; ) {
     if (exists(current)) {
       try {
-        return rest.length === 0 ? realpathSync4(current) : join15(realpathSync4(current), ...rest);
+        return rest.length === 0 ? realpathSync4(current) : join11(realpathSync4(current), ...rest);
       } catch {
         return null;
       }
     }
-    const parent = dirname6(current);
+    const parent = dirname5(current);
     if (parent === current) return null;
-    rest.unshift(basename5(current));
+    rest.unshift(basename4(current));
     current = parent;
   }
 }
@@ -41352,8 +37918,8 @@ function realOrSelf(path2) {
   }
 }
 function inside(root, path2) {
-  const rel = relative7(root, path2);
-  return rel === "" || !isAbsolute6(rel) && rel !== ".." && !rel.startsWith(`..${sep5}`);
+  const rel = relative5(root, path2);
+  return rel === "" || !isAbsolute5(rel) && rel !== ".." && !rel.startsWith(`..${sep4}`);
 }
 
 // src/engine/run-setup.ts
@@ -41361,7 +37927,7 @@ function workingDirectoryProblem(repoDir, workDir) {
   if (!liesInRepository(workDir, { cwd: repoDir, repoRoot: repoDir })) {
     return `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`;
   }
-  if (!existsSync5(workDir) || !statSync3(workDir).isDirectory()) {
+  if (!existsSync4(workDir) || !statSync3(workDir).isDirectory()) {
     return `working directory ${workDir} is not a folder: check working-directory / --repo`;
   }
   return null;
@@ -41403,8 +37969,8 @@ function concurrencyProblem(concurrency) {
 }
 
 // src/engine/run-state.ts
-import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
-import { join as join16 } from "node:path";
+import { existsSync as existsSync5, readFileSync as readFileSync5 } from "node:fs";
+import { join as join12 } from "node:path";
 var RUN_STATE_SCHEMA_VERSION = 2;
 var usage = external_exports.object({
   inputTokens: external_exports.number(),
@@ -41540,15 +38106,15 @@ var RunStateError = class extends Error {
   name = "RunStateError";
 };
 function readRunState(runDir) {
-  const path2 = join16(runDir, "state.json");
-  if (!existsSync6(path2)) {
+  const path2 = join12(runDir, "state.json");
+  if (!existsSync5(path2)) {
     throw new RunStateError(
       `${path2} does not exist: the run directory holds no state (was the run refused, or is this the wrong run id?)`
     );
   }
   let data;
   try {
-    data = JSON.parse(readFileSync8(path2, "utf8"));
+    data = JSON.parse(readFileSync5(path2, "utf8"));
   } catch (error63) {
     throw new RunStateError(
       `${path2} is not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})`
@@ -41723,9 +38289,9 @@ function gitContextOf(o) {
 }
 function graphCommitSubject(name, source, repoDir) {
   if (name !== null) return name;
-  if (!isAbsolute7(source)) return `run ${source}`;
-  const inside2 = relative8(repoDir, source);
-  return `run ${inside2 !== "" && !inside2.startsWith("..") && !isAbsolute7(inside2) ? inside2 : basename6(source)}`;
+  if (!isAbsolute6(source)) return `run ${source}`;
+  const inside2 = relative6(repoDir, source);
+  return `run ${inside2 !== "" && !inside2.startsWith("..") && !isAbsolute6(inside2) ? inside2 : basename5(source)}`;
 }
 function frameCommit(o, message) {
   return o.commit ? { message, ...o.publish !== void 0 ? { publish: o.publish } : {} } : null;
@@ -41944,7 +38510,7 @@ var LINE_KEEP_BYTES = 16 * 1024 * 1024;
 var SHORT_STRING_BYTES = 1024;
 var LINE_MAX_VALUES = 1e5;
 var CONTAINER_MAX_ITEMS = 1e4;
-var MAX_DEPTH3 = 512;
+var MAX_DEPTH2 = 512;
 var MAX_NUMBER_CHARS = 1024;
 var MAX_TRACKED = 1e4;
 var RECORD_TEXT_CHARS = 4096;
@@ -42255,7 +38821,7 @@ var BoundedJsonDecoder = class {
     return true;
   }
   open(kind) {
-    if (this.stack.length >= MAX_DEPTH3) {
+    if (this.stack.length >= MAX_DEPTH2) {
       this.fail();
       return;
     }
@@ -43154,6 +39720,10 @@ function noReplyWords(o, reply) {
       return unreachable(reply.ended);
   }
 }
+var NOT_LOGGED_IN = /^not logged in\b/i;
+function endedNotLoggedIn(reply) {
+  return !reply.ok && reply.ended === "failed" && NOT_LOGGED_IN.test(reply.detail.trim());
+}
 function callFields(o) {
   return {
     label: o.who,
@@ -43245,7 +39815,8 @@ async function attempt(options3, prompt, calls, starts) {
       kind: "refused",
       refusals: [noReplyWords({ who: "planner", executable: options3.executable }, reply)],
       rejected: reply.replyText,
-      repairable: false
+      repairable: false,
+      ...endedNotLoggedIn(reply) ? { notLoggedIn: true } : {}
     };
   }
   const json2 = extractPlanJson(reply.text);
@@ -43271,7 +39842,8 @@ async function planWithRepair(options3) {
       rejected: first.rejected,
       calls,
       repairAttempted: false,
-      failedStarts
+      failedStarts,
+      ...first.notLoggedIn === true ? { notLoggedIn: true } : {}
     };
   }
   const second = await attempt(
@@ -43328,6 +39900,9 @@ function runtimeWarnings(runtime, graph) {
 async function startPlanning(o) {
   if (o.goal.trim() === "")
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
+  const named = o.surface === "cli" ? "--goal" : "input `goal`";
+  const tooLong = goalLengthProblem(o.goal, named, `Shorten ${named}`);
+  if (tooLong !== null) return { kind: "usage_error", message: tooLong };
   const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const repoDir = resolve7(o.repoDir);
@@ -43439,6 +40014,3480 @@ async function planAuto(o, start, call) {
 function sumKnown(calls) {
   if (calls.some((c) => c.costUsd === null)) return null;
   return calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0);
+}
+
+// src/github/artifact.ts
+import {
+  copyFileSync,
+  mkdirSync as mkdirSync2,
+  mkdtempSync,
+  readdirSync as readdirSync3,
+  readFileSync as readFileSync7,
+  rmSync as rmSync2,
+  writeFileSync as writeFileSync3
+} from "node:fs";
+import { basename as basename6, dirname as dirname6, join as join14, relative as relative7 } from "node:path";
+
+// src/github/run-state-digest.ts
+import { createHash as createHash4 } from "node:crypto";
+import { existsSync as existsSync6, readFileSync as readFileSync6 } from "node:fs";
+import { join as join13 } from "node:path";
+var IGNORED_BASELINE = "ignored-baseline.json";
+var MARKER = /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none)(?: ignored=([0-9a-f]{64}|none))? -->/g;
+function runStateDigestMarker(runId, digests) {
+  const ignored = digests.ignored === void 0 ? "" : ` ignored=${digests.ignored ?? "none"}`;
+  return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"}${ignored} -->`;
+}
+function readRunStateDigests(summary2, runId) {
+  if (summary2 === null) return null;
+  let found = null;
+  for (const match of summary2.matchAll(MARKER)) {
+    if (match[1] !== runId) continue;
+    found = {
+      state: match[2] === "none" ? null : match[2],
+      graph: match[3] === "none" ? null : match[3],
+      ...match[4] !== void 0 ? { ignored: match[4] === "none" ? null : match[4] } : {}
+    };
+  }
+  return found;
+}
+function runStateDigestProblem(runDir, expected) {
+  const files = [
+    ["state.json", expected.state],
+    ["graph.json", expected.graph]
+  ];
+  if (expected.ignored !== void 0) files.push([IGNORED_BASELINE, expected.ignored]);
+  for (const [file2, digest] of files) {
+    const path2 = join13(runDir, file2);
+    const actual = existsSync6(path2) ? createHash4("sha256").update(readFileSync6(path2)).digest("hex") : null;
+    if (actual !== digest) {
+      return actual === null ? `${file2} is missing from the run directory, but the check run records it (sha256 ${digest})` : digest === null ? `${file2} is in the run directory, but the check run records none` : `${file2} has sha256 ${actual}, but the check run records ${digest}: it was changed after the engine wrote it`;
+    }
+  }
+  return null;
+}
+var RUN_STATE_DIGEST_FILE = "run-state-digest.json";
+var digestFileSchema = external_exports.strictObject({
+  runId: external_exports.string().min(1).max(64),
+  state: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  graph: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  ignored: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable().optional()
+});
+function runStateDigestFileText(runId, digests) {
+  return `${JSON.stringify({ runId, state: digests.state, graph: digests.graph, ...digests.ignored !== void 0 ? { ignored: digests.ignored } : {} })}
+`;
+}
+function parseRunStateDigestFile(text2, runId) {
+  let json2;
+  try {
+    json2 = JSON.parse(text2);
+  } catch {
+    return null;
+  }
+  const parsed = digestFileSchema.safeParse(json2);
+  if (!parsed.success || parsed.data.runId !== runId) return null;
+  return {
+    state: parsed.data.state,
+    graph: parsed.data.graph,
+    ...parsed.data.ignored !== void 0 ? { ignored: parsed.data.ignored } : {}
+  };
+}
+
+// src/github/artifact.ts
+var INVALID_NAME_CHARACTERS = /["':<>|*?\r\n\\/]/g;
+function runArtifactName(runId) {
+  return safeArtifactName(`evidence-gate-run-${runId}`);
+}
+function ledgerArtifactName(checkName) {
+  return safeArtifactName(`${checkName}-ledger`);
+}
+function artifactPageUrl(env, id2) {
+  const server = (env.GITHUB_SERVER_URL ?? "https://github.com").trim().replace(/\/+$/, "");
+  const repository2 = env.GITHUB_REPOSITORY?.trim();
+  const runId = env.GITHUB_RUN_ID?.trim();
+  if (!repository2 || !runId || !/^\d+$/.test(runId)) return void 0;
+  return `${server}/${repository2}/actions/runs/${runId}/artifacts/${id2}`;
+}
+function safeArtifactName(name) {
+  return name.replace(INVALID_NAME_CHARACTERS, "-");
+}
+function artifactServiceUnavailable(env) {
+  const missing = ["ACTIONS_RUNTIME_TOKEN", "ACTIONS_RESULTS_URL"].filter(
+    (name) => (env[name] ?? "").trim() === ""
+  );
+  if (missing.length === 0) return null;
+  return `${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set (not running in GitHub Actions, or the artifact service is not available to this step)`;
+}
+async function uploadRunArtifacts(options3) {
+  const runName = runArtifactName(options3.runId);
+  const ledgerName = ledgerArtifactName(options3.checkName);
+  const unavailable = artifactServiceUnavailable(options3.env ?? process.env);
+  if (unavailable !== null) {
+    options3.notice(
+      `evidence-gate: artifact upload skipped: ${unavailable}. Artifacts ${runName} and ${ledgerName} were not uploaded; the run directory stays at ${options3.runDir}.`
+    );
+    return {
+      runDirectory: { kind: "skipped", name: runName, reason: unavailable },
+      ledger: { kind: "skipped", name: ledgerName, reason: unavailable }
+    };
+  }
+  const { DefaultArtifactClient, GHESNotSupportedError } = await import("./index-artifact-7PUORGNT.js");
+  const client = options3.client ?? new DefaultArtifactClient();
+  const unsupported = (error63) => error63 instanceof GHESNotSupportedError;
+  let staging = null;
+  try {
+    staging = mkdtempSync(join14(options3.stagingDir, "evidence-gate-artifacts-"));
+    const runCopy = join14(staging, "run");
+    const runFiles = copyRedacted(options3.runDir, runCopy, options3.secrets);
+    const ledgerCopy = join14(staging, "ledger");
+    mkdirSync2(ledgerCopy, { recursive: true });
+    const ledgerFile = join14(ledgerCopy, basename6(options3.ledgerPath));
+    writeFileSync3(ledgerFile, fileRedactor(options3.secrets)(readFileSync7(options3.ledgerPath)));
+    const ledgerFiles = [ledgerFile];
+    if (options3.digests !== void 0) {
+      const digestFile = join14(ledgerCopy, RUN_STATE_DIGEST_FILE);
+      writeFileSync3(digestFile, runStateDigestFileText(options3.runId, options3.digests));
+      ledgerFiles.push(digestFile);
+    }
+    const runDirectory = await upload(client, runName, runFiles, runCopy, options3.warn, unsupported);
+    const ledger = await upload(client, ledgerName, ledgerFiles, ledgerCopy, options3.warn, unsupported);
+    return { runDirectory, ledger };
+  } catch (error63) {
+    const message = `could not prepare the artifacts: ${error63 instanceof Error ? error63.message : String(error63)}`;
+    options3.warn(`evidence-gate: ${message}`);
+    return {
+      runDirectory: { kind: "failed", name: runName, message },
+      ledger: { kind: "failed", name: ledgerName, message }
+    };
+  } finally {
+    if (staging !== null) rmSync2(staging, { recursive: true, force: true });
+  }
+}
+async function upload(client, name, files, root, warn, unsupported) {
+  try {
+    const result = await client.uploadArtifact(name, files, root);
+    return { kind: "uploaded", name, id: result.id ?? null, size: result.size ?? null, files: files.length };
+  } catch (error63) {
+    if (unsupported(error63)) {
+      return {
+        kind: "skipped",
+        name,
+        reason: "GitHub Enterprise Server does not support @actions/artifact v2+"
+      };
+    }
+    const message = error63 instanceof Error ? error63.message : String(error63);
+    warn(`evidence-gate: could not upload artifact ${name}: ${message}`);
+    return { kind: "failed", name, message };
+  }
+}
+function copyRedacted(from, to, secrets) {
+  const copies = [];
+  const redactFile = fileRedactor(secrets);
+  const walk = (dir) => {
+    for (const entry of readdirSync3(dir, { withFileTypes: true })) {
+      const source = join14(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(source);
+        continue;
+      }
+      if (!entry.isFile()) continue;
+      const target = join14(to, relative7(from, source));
+      mkdirSync2(dirname6(target), { recursive: true });
+      const bytes = readFileSync7(source);
+      const redacted = redactFile(bytes);
+      if (redacted === bytes) copyFileSync(source, target);
+      else writeFileSync3(target, redacted);
+      copies.push(target);
+    }
+  };
+  walk(from);
+  return copies;
+}
+function fileRedactor(secrets) {
+  const redactor = createRedactor(secrets);
+  return (bytes) => redactor.bytes(redactKnownValues(bytes, secrets));
+}
+function redactKnownValues(bytes, secrets) {
+  const needles = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    needles.add(secret);
+    needles.add(JSON.stringify(secret).slice(1, -1));
+  }
+  let out = bytes;
+  for (const needle of needles) out = replaceAll(out, Buffer.from(needle, "utf8"), Buffer.from("***"));
+  return out;
+}
+function replaceAll(haystack, needle, replacement) {
+  let at = haystack.indexOf(needle);
+  if (at === -1) return haystack;
+  const parts = [];
+  let from = 0;
+  while (at !== -1) {
+    parts.push(haystack.subarray(from, at), replacement);
+    from = at + needle.length;
+    at = haystack.indexOf(needle, from);
+  }
+  parts.push(haystack.subarray(from));
+  return Buffer.concat(parts);
+}
+function artifactsMarkdown(artifacts, runDir) {
+  const line2 = (outcome, what) => {
+    const name = `\`${outcome.name}\``;
+    switch (outcome.kind) {
+      case "uploaded":
+        return `- ${name} (${what}): uploaded to this workflow run's artifacts${outcome.size === null ? "" : `, ${outcome.size} bytes`}.`;
+      case "skipped":
+        return `- ${name} (${what}): not uploaded \u2014 ${outcome.reason}.`;
+      case "failed":
+        return `- ${name} (${what}): **upload failed** \u2014 ${outcome.message.split("\n")[0]}`;
+      default:
+        return unreachable(outcome);
+    }
+  };
+  const lines = [
+    "### Artifacts",
+    "",
+    line2(artifacts.runDirectory, "the run directory: state, events, graph, node outputs, patch.diff"),
+    line2(artifacts.ledger, "the ledger JSON")
+  ];
+  if (artifacts.runDirectory.kind !== "uploaded")
+    lines.push("", `The run directory is on the runner at \`${runDir}\`.`);
+  return lines.join("\n");
+}
+function artifactsUnsupportedOn(serverUrl) {
+  let host;
+  try {
+    host = new URL(serverUrl).hostname.toUpperCase();
+  } catch {
+    return false;
+  }
+  return host !== "GITHUB.COM" && !host.endsWith(".GHE.COM") && !host.endsWith(".LOCALHOST");
+}
+function artifactModeProblem(serverUrl, uses) {
+  const server = (serverUrl ?? "https://github.com").trim().replace(/\/+$/, "");
+  if (!artifactsUnsupportedOn(server)) return null;
+  return `${uses} needs workflow artifacts, which @actions/artifact does not support on GitHub Enterprise Server (GITHUB_SERVER_URL ${server}): mode resume, mode report and report-to: bot cannot work there. Run mode auto, run, verify or lint (the job summary carries the ledger), or run on github.com`;
+}
+
+// src/github/base-ref-file.ts
+var BaseRefReadError = class extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+  status;
+  name = "BaseRefReadError";
+};
+async function readBaseRefFile(octokit, target, path2, options3) {
+  const sha3 = target.sha !== void 0 && target.sha !== "" ? target.sha : void 0;
+  let data;
+  try {
+    const response = await octokit.rest.repos.getContent({
+      owner: target.owner,
+      repo: target.repo,
+      path: path2,
+      ref: sha3 ?? target.ref
+    });
+    data = response.data;
+  } catch (error63) {
+    const status = statusOf(error63);
+    if (status === 404) return { kind: "missing" };
+    throw new BaseRefReadError(error63 instanceof Error ? error63.message : String(error63), status);
+  }
+  if (Array.isArray(data)) return { kind: "folder" };
+  const file2 = data;
+  if (file2.type !== "file") return { kind: "not-a-regular-file", type: String(file2.type) };
+  if (typeof file2.size === "number" && file2.size > options3.maxBytes)
+    return { kind: "too-large", size: file2.size };
+  if (file2.encoding !== "base64" || typeof file2.content !== "string") {
+    return { kind: "no-content", encoding: String(file2.encoding) };
+  }
+  const bytes = Buffer.from(file2.content.replace(/\s+/g, ""), "base64");
+  if (bytes.length > options3.maxBytes) return { kind: "too-large", size: bytes.length };
+  return { kind: "file", bytes };
+}
+function unusableReason(result, options3) {
+  switch (result.kind) {
+    case "folder":
+      return "the path is a folder, not a file";
+    case "not-a-regular-file":
+      return `the path is a ${result.type}, not a regular file`;
+    case "too-large":
+      return `the file is ${result.size} bytes; ${options3.noun} may be at most ${options3.maxBytes} bytes`;
+    case "no-content":
+      return `the API did not return the file's content (encoding ${result.encoding})`;
+    default:
+      return unreachable(result);
+  }
+}
+function statusOf(error63) {
+  if (typeof error63 !== "object" || error63 === null) return null;
+  const status = error63.status;
+  return typeof status === "number" ? status : null;
+}
+
+// src/github/base-policy.ts
+var PolicyReadError = class extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+  status;
+  name = "PolicyReadError";
+};
+async function readBaseRefPolicy(octokit, target) {
+  const sha3 = target.sha !== void 0 && target.sha !== "" ? target.sha : void 0;
+  const source = { kind: "base-ref", ref: target.ref, ...sha3 !== void 0 ? { sha: sha3 } : {} };
+  const where = describePolicySource(source);
+  let file2;
+  try {
+    file2 = await readBaseRefFile(octokit, target, POLICY_FILE, { maxBytes: POLICY_FILE_MAX_BYTES });
+  } catch (error63) {
+    if (!(error63 instanceof BaseRefReadError)) throw error63;
+    const { status } = error63;
+    const permission = status === 401 || status === 403 ? " The workflow's token needs `contents: read` to read the maintainers' policy file." : "";
+    throw new PolicyReadError(
+      `could not read ${where} through the API (${status === null ? "no answer" : `HTTP ${status}`}: ${error63.message}).${permission} The run does not start without the policy it could not read.`,
+      status
+    );
+  }
+  if (file2.kind === "missing")
+    return { result: { ok: true, policy: DEFAULT_POLICY, source: { kind: "none" } }, bytes: null };
+  if (file2.kind !== "file") {
+    const reason = unusableReason(file2, { maxBytes: POLICY_FILE_MAX_BYTES, noun: "a policy file" });
+    return { result: { ok: false, errors: [`${where}: ${reason}`], source }, bytes: null };
+  }
+  return { result: parsePolicyFile(file2.bytes, source), bytes: file2.bytes };
+}
+async function prCopyNote(workspace, base) {
+  let prCopy;
+  try {
+    prCopy = await readBounded(workingTreePolicyPath(workspace));
+  } catch {
+    prCopy = Buffer.from([0]);
+  }
+  if (prCopy === null && base.bytes === null) return null;
+  if (prCopy !== null && base.bytes !== null && prCopy.equals(base.bytes)) return null;
+  const baseWords2 = base.result.source.kind === "base-ref" ? describePolicySource(base.result.source) : void 0;
+  if (prCopy === null) {
+    return `This pull request's checkout has no ${POLICY_FILE}; the policy still comes from ${baseWords2 ?? "the base ref"}.`;
+  }
+  if (base.bytes === null) {
+    return `This pull request's copy of ${POLICY_FILE} was ignored: the policy comes from the base ref, which has no policy file, so the defaults apply. A change to the policy takes effect once it is merged.`;
+  }
+  return `This pull request's copy of ${POLICY_FILE} differs from the base ref's and was ignored: the policy comes from ${baseWords2 ?? "the base ref"}. A change to the policy takes effect once it is merged.`;
+}
+
+// src/github/check-run.ts
+import { setTimeout as sleep } from "node:timers/promises";
+
+// src/github/check-run-error.ts
+var CheckRunWriteError = class extends Error {
+  name = "CheckRunWriteError";
+  /** HTTP status; `undefined` when no response arrived (network failure). */
+  status;
+  request;
+  /** GitHub's own `message` (and validation `errors`), when it sent one. */
+  githubMessage;
+  constructor(init) {
+    super(init.message, { cause: init.cause });
+    this.status = init.status;
+    this.request = init.request;
+    this.githubMessage = init.githubMessage;
+  }
+  /**
+   * True when GitHub refused the token — 401 (bad credentials), 403 or 404 (no `checks: write`, or no
+   * access to the repository: GitHub answers 404 for a repository the token may not see) — but not a
+   * rate limit (a 403 or 429 saying so: retrying later is the fix). What the operator must change, not a
+   * failed run: the CLI exits 64 on it before anything runs (SPEC §10), as the action's other token
+   * refusals end `usage-error`.
+   */
+  get tokenRefused() {
+    const status = this.status;
+    if (status !== 401 && status !== 403 && status !== 404) return false;
+    return !RATE_LIMITED.test(this.githubMessage ?? "");
+  }
+};
+var RATE_LIMITED = /rate limit/i;
+function checkRunWriteError(call) {
+  const error63 = call.cause;
+  const hasResponse = error63?.response !== void 0;
+  const status = typeof error63?.status === "number" && hasResponse ? error63.status : void 0;
+  const notTheApi = hasResponse ? notGitHubJson(error63?.response) : null;
+  const githubMessage = notTheApi !== null ? void 0 : githubMessageOf(call.cause) ?? (typeof error63?.message === "string" ? error63.message : void 0);
+  const [method = "", path2 = ""] = call.route.split(" ");
+  const url2 = error63?.request?.url;
+  return new CheckRunWriteError({
+    message: notTheApi !== null ? `${call.what}: ${originOf(url2) ?? "the server"} answered ${status ?? "without a status"} with ${notTheApi}, not the GitHub API's JSON. ${API_ROOT_HINT}` : describeFailure(call, status, githubMessage, hasResponse, url2),
+    status,
+    request: {
+      operation: call.operation,
+      method: error63?.request?.method ?? method,
+      url: error63?.request?.url ?? path2,
+      body: call.body
+    },
+    githubMessage,
+    cause: call.cause
+  });
+}
+function githubMessageOf(error63) {
+  const data = error63?.response?.data;
+  if (typeof data !== "object" || data === null) return void 0;
+  const { message, errors } = data;
+  if (typeof message !== "string") return void 0;
+  if (!Array.isArray(errors) || errors.length === 0) return message;
+  const details = errors.map(
+    (e) => typeof e === "object" && e !== null && "message" in e ? String(e.message) : JSON.stringify(e)
+  );
+  return `${message}: ${details.join("; ")}`;
+}
+function describeFailure(call, status, githubMessage, hasResponse, url2) {
+  const { what } = call;
+  if (!hasResponse) {
+    const origin = originOf(url2);
+    const where = origin === null ? "" : ` at ${origin}`;
+    return `${what}: no answer from the GitHub API${where} (${githubMessage ?? "network error"}). ${API_ROOT_HINT}`;
+  }
+  const said = githubMessage === void 0 ? "" : ` "${githubMessage}"`;
+  const answered = `${what}: GitHub answered ${status}${said}.`;
+  if ((status === 403 || status === 429) && RATE_LIMITED.test(githubMessage ?? "")) {
+    return `${answered} The API rate limit was hit and the retries ran out; run the job again later.`;
+  }
+  if (status === 401 && call.surface === "cli") {
+    return `${answered} GitHub did not accept the token the CLI uses (GITHUB_TOKEN, else GH_TOKEN): it is expired, revoked or mistyped; give a current token with \`checks: write\` on the repository.`;
+  }
+  if ((status === 403 || status === 404) && call.surface === "cli") {
+    const reading = call.operation === "find" || call.operation === "get";
+    return `${answered} ${reading ? "Listing or reading" : "Writing"} check runs there needs the token the CLI uses (GITHUB_TOKEN, else GH_TOKEN) to have \`checks: write\` on the repository: a fine-grained token with the Checks permission set to read and write on that repository, or a classic token with the \`repo\` scope (GitHub docs: REST API endpoints for check runs). A GitHub Actions GITHUB_TOKEN needs \`permissions: { checks: write }\` on its job; on a pull request from a fork it is read-only.`;
+  }
+  if (status === 403 || status === 404) {
+    return `${answered} Writing check runs needs the token permission \`checks: write\`: add \`permissions: { checks: write }\` to the job (a GitHub App needs the Checks write permission). On a pull request from a fork the GITHUB_TOKEN is read-only whatever the workflow asks for: use the two-stage mode there (this workflow uploads the ledger artifact, and a \`workflow_run\` workflow on the base repository posts it with \`mode: report\`).`;
+  }
+  return answered;
+}
+var API_ROOT_HINT = "The API root comes from GITHUB_API_URL (https://api.github.com when it is not set; on GHES https://HOST/api/v3): check it and the network, then run again.";
+function notGitHubJson(response) {
+  const type = response?.headers?.["content-type"];
+  const contentType = typeof type === "string" ? type.split(";")[0].trim().toLowerCase() : "";
+  if (contentType.endsWith("json")) return null;
+  if (contentType === "" && (typeof response?.data !== "string" || response.data === "")) return null;
+  return contentType === "text/html" ? "an HTML page (text/html)" : `a ${contentType || "non-JSON"} body`;
+}
+function originOf(url2) {
+  if (url2 === void 0) return null;
+  try {
+    return new URL(url2).origin;
+  } catch {
+    return null;
+  }
+}
+
+// src/github/check-run-existing.ts
+function existingCheckRunOf(data) {
+  return {
+    id: data.id,
+    htmlUrl: data.html_url,
+    status: data.status,
+    conclusion: data.conclusion,
+    externalId: data.external_id,
+    appId: data.app?.id ?? null,
+    summary: data.output?.summary ?? null,
+    annotationsCount: data.output?.annotations_count ?? 0
+  };
+}
+
+// src/ledger/byte-budget.ts
+var CHECK_RUN_TEXT_MAX_BYTES = 65535;
+var LINE_BREAK_LOOKBACK_BYTES = 4096;
+var encoder = new TextEncoder();
+var decoder = new TextDecoder("utf-8", { fatal: true });
+function utf8Bytes(text2) {
+  return encoder.encode(text2).length;
+}
+function truncateUtf8(text2, maxBytes, notice2) {
+  const bytes = encoder.encode(text2);
+  if (bytes.length <= maxBytes) return text2;
+  const tail = `
+
+${notice2}`;
+  const tailBytes = utf8Bytes(tail);
+  if (tailBytes > maxBytes) return decodePrefix(encoder.encode(notice2), maxBytes, { preferLineBreak: false });
+  let budget = maxBytes - tailBytes;
+  for (; ; ) {
+    const kept = decodePrefix(bytes, budget, { preferLineBreak: true });
+    const closers = closersFor(kept);
+    const used = utf8Bytes(kept) + utf8Bytes(closers);
+    if (used + tailBytes <= maxBytes) return `${kept}${closers}${tail}`;
+    budget -= used + tailBytes - maxBytes;
+  }
+}
+function decodePrefix(bytes, budget, options3) {
+  let end = Math.max(0, Math.min(budget, bytes.length));
+  while (end > 0 && end < bytes.length && (bytes[end] & 192) === 128) end -= 1;
+  if (options3.preferLineBreak) {
+    const floor = Math.max(0, end - LINE_BREAK_LOOKBACK_BYTES);
+    for (let i = end - 1; i >= floor; i -= 1) {
+      if (bytes[i] === 10) {
+        end = i;
+        break;
+      }
+    }
+  }
+  return decoder.decode(bytes.subarray(0, end));
+}
+function closersFor(markdown) {
+  let fence = null;
+  let openDetails = 0;
+  for (const line2 of markdown.split("\n")) {
+    const marker = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line2);
+    if (fence !== null) {
+      if (marker !== null && marker[1][0] === fence.char && marker[1].length >= fence.length && marker[2].trim() === "") {
+        fence = null;
+      }
+      continue;
+    }
+    if (marker !== null && !(marker[1][0] === "`" && marker[2].includes("`"))) {
+      fence = { char: marker[1][0], length: marker[1].length };
+      continue;
+    }
+    openDetails += (line2.match(/<details\b/gi) ?? []).length;
+    openDetails -= (line2.match(/<\/details>/gi) ?? []).length;
+  }
+  let closers = fence === null ? "" : `
+${fence.char.repeat(fence.length)}`;
+  for (let i = 0; i < openDetails; i += 1) closers += "\n</details>";
+  return closers;
+}
+
+// src/github/check-run-output.ts
+var CHECK_RUN_TITLE_MAX_CHARS = 255;
+var CHECK_RUN_ANNOTATIONS_PER_REQUEST = 50;
+var ANNOTATION_TEXT_MAX_BYTES = 64e3;
+var OVERSIZE_NOTICE = "**Cut by evidence-gate:** this text exceeded GitHub's 65535-byte limit for check runs. The full ledger is in the job summary and the run's ledger artifact.";
+function clampCheckRunTitle(title) {
+  const chars = Array.from(title);
+  if (chars.length <= CHECK_RUN_TITLE_MAX_CHARS) return title;
+  return `${chars.slice(0, CHECK_RUN_TITLE_MAX_CHARS - 1).join("")}\u2026`;
+}
+function annotationBatches(items) {
+  const out = [];
+  for (let i = 0; i < items.length; i += CHECK_RUN_ANNOTATIONS_PER_REQUEST)
+    out.push(items.slice(i, i + CHECK_RUN_ANNOTATIONS_PER_REQUEST));
+  return out;
+}
+function checkRunOutput(input2, shaping) {
+  const { redact } = shaping;
+  return {
+    title: clampCheckRunTitle(redact(input2.title)),
+    summary: cutToLimit("summary", redact(input2.summary), shaping.warn),
+    ...input2.text === void 0 ? {} : { text: cutToLimit("text", redact(input2.text), shaping.warn) }
+  };
+}
+function annotationObject(a, redact) {
+  const oneLine5 = a.startLine === a.endLine;
+  const cut = (text2) => truncateUtf8(redact(text2), ANNOTATION_TEXT_MAX_BYTES, "\u2026 (cut by evidence-gate: over 64 KB)");
+  return {
+    path: a.path,
+    start_line: a.startLine,
+    end_line: a.endLine,
+    ...oneLine5 && a.startColumn !== void 0 ? { start_column: a.startColumn } : {},
+    ...oneLine5 && a.endColumn !== void 0 ? { end_column: a.endColumn } : {},
+    annotation_level: a.level,
+    message: cut(a.message),
+    ...a.title === void 0 ? {} : { title: clampCheckRunTitle(redact(a.title)) },
+    ...a.rawDetails === void 0 ? {} : { raw_details: cut(a.rawDetails) }
+  };
+}
+function cutToLimit(field, value, warn) {
+  const bytes = utf8Bytes(value);
+  if (bytes <= CHECK_RUN_TEXT_MAX_BYTES) return value;
+  warn(
+    `check run output.${field} was ${bytes} bytes, over GitHub's ${CHECK_RUN_TEXT_MAX_BYTES}; cut here with a notice (the caller should have cut it with the ledger renderer).`
+  );
+  return truncateUtf8(value, CHECK_RUN_TEXT_MAX_BYTES, OVERSIZE_NOTICE);
+}
+
+// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var import_light = __toESM(require_light(), 1);
+var VERSION = "0.0.0-development";
+var noop = () => Promise.resolve();
+function wrapRequest(state, request, options3) {
+  return state.retryLimiter.schedule(doRequest, state, request, options3);
+}
+async function doRequest(state, request, options3) {
+  const { pathname } = new URL(options3.url, "http://github.test");
+  const isAuth = isAuthRequest(options3.method, pathname);
+  const isWrite = !isAuth && options3.method !== "GET" && options3.method !== "HEAD";
+  const isSearch = options3.method === "GET" && pathname.startsWith("/search/");
+  const isGraphQL = pathname.startsWith("/graphql");
+  const retryCount = ~~request.retryCount;
+  const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
+  if (state.clustering) {
+    jobOptions.expiration = 1e3 * 60;
+  }
+  if (isWrite || isGraphQL) {
+    await state.write.key(state.id).schedule(jobOptions, noop);
+  }
+  if (isWrite && state.triggersNotification(pathname)) {
+    await state.notifications.key(state.id).schedule(jobOptions, noop);
+  }
+  if (isSearch) {
+    await state.search.key(state.id).schedule(jobOptions, noop);
+  }
+  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request, options3);
+  if (isGraphQL) {
+    const res = await req;
+    if (res.data.errors != null && res.data.errors.some((error63) => error63.type === "RATE_LIMITED")) {
+      const error63 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+        response: res,
+        data: res.data
+      });
+      throw error63;
+    }
+  }
+  return req;
+}
+function isAuthRequest(method, pathname) {
+  return method === "PATCH" && // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-a-scoped-access-token
+  /^\/applications\/[^/]+\/token\/scoped$/.test(pathname) || method === "POST" && // https://docs.github.com/en/rest/apps/oauth-applications?apiVersion=2022-11-28#reset-a-token
+  (/^\/applications\/[^/]+\/token$/.test(pathname) || // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-an-installation-access-token-for-an-app
+  /^\/app\/installations\/[^/]+\/access_tokens$/.test(pathname) || // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
+  pathname === "/login/oauth/access_token");
+}
+var triggers_notification_paths_default = [
+  "/orgs/{org}/invitations",
+  "/orgs/{org}/invitations/{invitation_id}",
+  "/orgs/{org}/teams/{team_slug}/discussions",
+  "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
+  "/repos/{owner}/{repo}/collaborators/{username}",
+  "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
+  "/repos/{owner}/{repo}/issues",
+  "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority",
+  "/repos/{owner}/{repo}/pulls",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+  "/repos/{owner}/{repo}/releases",
+  "/teams/{team_id}/discussions",
+  "/teams/{team_id}/discussions/{discussion_number}/comments"
+];
+function routeMatcher(paths) {
+  const regexes = paths.map(
+    (path2) => path2.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+  );
+  const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
+  return new RegExp(regex2, "i");
+}
+var regex = routeMatcher(triggers_notification_paths_default);
+var triggersNotification = regex.test.bind(regex);
+var groups = {};
+var createGroups = function(Bottleneck, common) {
+  groups.global = new Bottleneck.Group({
+    id: "octokit-global",
+    maxConcurrent: 10,
+    ...common
+  });
+  groups.auth = new Bottleneck.Group({
+    id: "octokit-auth",
+    maxConcurrent: 1,
+    ...common
+  });
+  groups.search = new Bottleneck.Group({
+    id: "octokit-search",
+    maxConcurrent: 1,
+    minTime: 2e3,
+    ...common
+  });
+  groups.write = new Bottleneck.Group({
+    id: "octokit-write",
+    maxConcurrent: 1,
+    minTime: 1e3,
+    ...common
+  });
+  groups.notifications = new Bottleneck.Group({
+    id: "octokit-notifications",
+    maxConcurrent: 1,
+    minTime: 3e3,
+    ...common
+  });
+};
+function throttling(octokit, octokitOptions) {
+  const {
+    enabled = true,
+    Bottleneck = import_light.default,
+    id: id2 = "no-id",
+    timeout = 1e3 * 60 * 2,
+    // Redis TTL: 2 minutes
+    connection
+  } = octokitOptions.throttle || {};
+  if (!enabled) {
+    return {};
+  }
+  const common = { timeout };
+  if (typeof connection !== "undefined") {
+    common.connection = connection;
+  }
+  const state = Object.assign(
+    {
+      clustering: connection != null,
+      triggersNotification,
+      fallbackSecondaryRateRetryAfter: 60,
+      retryAfterBaseValue: 1e3,
+      id: id2
+    },
+    octokitOptions.throttle
+  );
+  if (typeof state.onSecondaryRateLimit !== "function" || typeof state.onRateLimit !== "function") {
+    throw new Error(`octokit/plugin-throttling error:
+        You must pass the onSecondaryRateLimit and onRateLimit error handlers.
+        See https://octokit.github.io/rest.js/#throttling
+
+        const octokit = new Octokit({
+          throttle: {
+            onSecondaryRateLimit: (retryAfter, options) => {/* ... */},
+            onRateLimit: (retryAfter, options) => {/* ... */}
+          }
+        })
+    `);
+  }
+  let initialized = false;
+  const initializeBottleneck = () => {
+    if (initialized) {
+      return;
+    }
+    initialized = true;
+    if (groups.global == null) {
+      createGroups(Bottleneck, common);
+    }
+    state.global = state.global ?? groups.global;
+    state.auth = state.auth ?? groups.auth;
+    state.search = state.search ?? groups.search;
+    state.write = state.write ?? groups.write;
+    state.notifications = state.notifications ?? groups.notifications;
+    state.retryLimiter = state.retryLimiter ?? new Bottleneck();
+    const events = {};
+    const emitter = new Bottleneck.Events(events);
+    events.on("secondary-limit", state.onSecondaryRateLimit);
+    events.on("rate-limit", state.onRateLimit);
+    events.on(
+      "error",
+      (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
+    );
+    state.retryLimiter.on("failed", async function(error63, info2) {
+      const [state2, request, options3] = info2.args;
+      const { pathname } = new URL(options3.url, "http://github.test");
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error63.status !== 401;
+      if (!(shouldRetryGraphQL || error63.status === 403 || error63.status === 429)) {
+        return;
+      }
+      const retryCount = ~~request.retryCount;
+      request.retryCount = retryCount;
+      options3.request.retryCount = retryCount;
+      const { wantRetry, retryAfter = 0 } = await (async function() {
+        if (/\bsecondary rate\b/i.test(error63.message)) {
+          const retryAfter2 = Number(error63.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+          const wantRetry2 = await emitter.trigger(
+            "secondary-limit",
+            retryAfter2,
+            options3,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        if (error63.response.headers != null && error63.response.headers["x-ratelimit-remaining"] === "0" || (error63.response.data?.errors ?? []).some(
+          (error210) => error210.type === "RATE_LIMITED"
+        )) {
+          const rateLimitReset = new Date(
+            ~~error63.response.headers["x-ratelimit-reset"] * 1e3
+          ).getTime();
+          const retryAfter2 = Math.max(
+            // Add one second so we retry _after_ the reset time
+            // https://docs.github.com/en/rest/overview/resources-in-the-rest-api?apiVersion=2022-11-28#exceeding-the-rate-limit
+            Math.ceil((rateLimitReset - Date.now()) / 1e3) + 1,
+            0
+          );
+          const wantRetry2 = await emitter.trigger(
+            "rate-limit",
+            retryAfter2,
+            options3,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        return {};
+      })();
+      if (wantRetry) {
+        request.retryCount++;
+        return retryAfter * state2.retryAfterBaseValue;
+      }
+    });
+  };
+  octokit.hook.wrap("request", (request, options3) => {
+    initializeBottleneck();
+    return wrapRequest(state, request, options3);
+  });
+  return {};
+}
+throttling.VERSION = VERSION;
+throttling.triggersNotification = triggersNotification;
+
+// node_modules/@octokit/rest/dist-src/version.js
+var VERSION2 = "22.0.1";
+
+// node_modules/@octokit/rest/dist-src/index.js
+var Octokit2 = Octokit.plugin(requestLog, legacyRestEndpointMethods, paginateRest).defaults(
+  {
+    userAgent: `octokit-rest.js/${VERSION2}`
+  }
+);
+
+// src/github/octokit.ts
+var DEFAULT_API_URL = "https://api.github.com";
+var SERVER_ERROR_RETRIES = 3;
+var RATE_LIMIT_RETRIES = 2;
+var DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
+var INSTALLATION_TOKEN = /\/app\/installations\/(?:\d+|\{installation_id\})\/access_tokens$/;
+function tokenRequestsRetriedOutside(octokit) {
+  octokit.hook.before("request", (options3) => {
+    if (options3.method === "POST" && INSTALLATION_TOKEN.test(String(options3.url ?? ""))) {
+      options3.request = { ...options3.request, retries: 0 };
+    }
+  });
+}
+var GateOctokit = Octokit2.plugin(retry, throttling, tokenRequestsRetriedOutside);
+var BACKOFF_SECOND_MS_VARIABLE = "EVIDENCE_GATE_BACKOFF_SECOND_MS";
+var timings = /* @__PURE__ */ new WeakMap();
+function timingFromEnv(env) {
+  const raw2 = env[BACKOFF_SECOND_MS_VARIABLE]?.trim();
+  if (raw2 === void 0 || raw2 === "") return {};
+  if (!/^\d{1,7}$/.test(raw2)) {
+    throw new Error(
+      `${BACKOFF_SECOND_MS_VARIABLE}=${JSON.stringify(raw2)} is not a whole number of milliseconds (0\u20139999999): unset it for GitHub's own waits.`
+    );
+  }
+  const ms = Number(raw2);
+  return { retryBaseMs: ms, rateLimitUnitMs: ms, ...ms < 1e3 ? { spaceWrites: false } : {} };
+}
+function octokitFromEnv(token, env) {
+  return createOctokit({ token, baseUrl: apiUrlFromEnv(env), timing: timingFromEnv(env) });
+}
+function serverErrorBackoffMs(octokit, retry2) {
+  return retry2 * retry2 * (timings.get(octokit)?.retryBaseMs ?? 1e3);
+}
+function apiUrlFromEnv(env) {
+  const value = env.GITHUB_API_URL?.trim();
+  return value === void 0 || value === "" ? DEFAULT_API_URL : value;
+}
+var unspacedWrites = {
+  key: () => ({ schedule: (_options, fn) => fn() })
+};
+var QUIET_REQUEST_LOG = {
+  debug: () => {
+  },
+  info: () => {
+  },
+  warn: (message) => console.warn(message),
+  error: () => {
+  }
+};
+function gateOctokitOptions(options3) {
+  const timing = options3.timing ?? {};
+  const log = options3.log ?? QUIET_REQUEST_LOG;
+  const onLimit = (kind) => (retryAfter, request, _octokit, retryCount) => {
+    const cap = options3.maxRetryAfterS;
+    const tooLong = cap !== void 0 && retryAfter > cap;
+    const retrying = retryCount < RATE_LIMIT_RETRIES && !tooLong;
+    const what = `GitHub ${kind} rate limit on ${request.method} ${request.url}`;
+    const next = tooLong ? `not waiting the ${retryAfter}s GitHub asks for (more than ${cap}s): giving up` : retrying ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})` : `giving up after ${RATE_LIMIT_RETRIES} retries`;
+    log.warn(`${what}; ${next}`);
+    return retrying;
+  };
+  return {
+    baseUrl: (options3.baseUrl ?? DEFAULT_API_URL).replace(/\/+$/, ""),
+    userAgent: options3.userAgent ?? "evidence-gate",
+    log,
+    retry: {
+      retries: SERVER_ERROR_RETRIES,
+      doNotRetry: DO_NOT_RETRY,
+      retryAfterBaseValue: timing.retryBaseMs ?? 1e3
+    },
+    throttle: {
+      onRateLimit: onLimit("primary"),
+      onSecondaryRateLimit: onLimit("secondary"),
+      retryAfterBaseValue: timing.rateLimitUnitMs ?? 1e3,
+      ...timing.spaceWrites === false ? { write: unspacedWrites, notifications: unspacedWrites } : {}
+    }
+  };
+}
+function createOctokit(options3) {
+  const octokit = new GateOctokit({ auth: options3.token, ...gateOctokitOptions(options3) });
+  timings.set(octokit, options3.timing ?? {});
+  return octokit;
+}
+
+// src/github/check-run.ts
+function githubTimestamp(date5) {
+  return date5.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+var CheckRunClient = class {
+  #octokit;
+  #owner;
+  #repo;
+  #warn;
+  #redact;
+  #now;
+  #surface;
+  constructor(options3) {
+    this.#octokit = options3.octokit;
+    this.#owner = options3.owner;
+    this.#repo = options3.repo;
+    this.#warn = options3.warn ?? ((message) => console.warn(message));
+    const given = options3.redact;
+    this.#redact = given === void 0 ? redactTokenShapes : (text2) => redactTokenShapes(given(text2));
+    this.#now = options3.now ?? (() => /* @__PURE__ */ new Date());
+    this.#surface = options3.surface ?? "action";
+  }
+  /**
+   * Creates the check run `in_progress` with `started_at` now. A 5xx or a lost answer is retried (at most
+   * {@link SERVER_ERROR_RETRIES} times, waiting on the client's backoff schedule), but never blindly: GitHub
+   * may have created the check run before the error, so each retry first looks for a check run named
+   * `name` on `headSha` carrying `externalId`, and returns that one when it exists. 4xx is never retried.
+   * @throws CheckRunWriteError when GitHub refused, or the retries ran out.
+   */
+  async create(input2) {
+    const body = {
+      name: input2.name,
+      head_sha: input2.headSha,
+      external_id: input2.externalId,
+      status: "in_progress",
+      started_at: githubTimestamp(this.#now()),
+      output: this.#output(input2),
+      ...input2.detailsUrl === void 0 ? {} : { details_url: input2.detailsUrl }
+    };
+    const what = `Could not create check run "${input2.name}" on ${input2.headSha.slice(0, 7)} in ${this.#slug()}`;
+    for (let retry2 = 0; ; retry2 += 1) {
+      try {
+        const { data } = await this.#call(
+          "create",
+          what,
+          "POST /repos/{owner}/{repo}/check-runs",
+          body,
+          () => (
+            // plugin-retry stays out of this one request: a blind repeat could create a second check run.
+            this.#octokit.rest.checks.create({
+              owner: this.#owner,
+              repo: this.#repo,
+              ...body,
+              request: { retries: 0 }
+            })
+          )
+        );
+        return { id: data.id, htmlUrl: data.html_url };
+      } catch (error63) {
+        const lost = error63 instanceof CheckRunWriteError && (error63.status === void 0 || error63.status >= 500);
+        if (!lost || retry2 >= SERVER_ERROR_RETRIES) throw error63;
+        this.#warn(
+          `${error63.message} Looking for it before trying again (retry ${retry2 + 1} of ${SERVER_ERROR_RETRIES}).`
+        );
+        await sleep(serverErrorBackoffMs(this.#octokit, retry2 + 1));
+        const made = ourCheckRun(
+          await this.#find(input2.name, input2.headSha, (run2) => run2.externalId === input2.externalId, {
+            filter: "all"
+          })
+        );
+        if (made !== void 0) return { id: made.id, htmlUrl: made.htmlUrl };
+      }
+    }
+  }
+  /** Replaces the output (title, summary, optional text) of a running check run. */
+  async update(id2, input2) {
+    return this.#patch("update", id2, { output: this.#output(input2) });
+  }
+  /**
+   * Puts an existing check run (found by {@link findLatest} on a re-run) back `in_progress` for a new
+   * run: new `external_id`, `started_at` now. GitHub keeps the old `conclusion` field until the run
+   * completes again (https://github.com/Mergifyio/mergify/pull/444), so readers look at `status` first.
+   */
+  async restart(id2, input2) {
+    return this.#patch("restart", id2, {
+      status: "in_progress",
+      started_at: githubTimestamp(this.#now()),
+      external_id: input2.externalId,
+      output: this.#output(input2),
+      ...input2.detailsUrl === void 0 ? {} : { details_url: input2.detailsUrl }
+    });
+  }
+  /**
+   * Completes the check run: `status: completed`, the conclusion, `completed_at` now, and the first
+   * {@link CHECK_RUN_ANNOTATIONS_PER_REQUEST} annotations; then one update per further batch of annotations
+   * (GitHub appends them). `n` annotations cost `1 + max(0, ceil(n / 50) − 1)` requests.
+   * @throws CheckRunWriteError on the first write GitHub refuses (the completion, or a later batch).
+   */
+  async complete(id2, input2) {
+    const [first = [], ...rest] = annotationBatches(input2.annotations ?? []);
+    const output2 = this.#output(input2);
+    const ref = await this.#patch("complete", id2, {
+      status: "completed",
+      conclusion: input2.conclusion,
+      completed_at: githubTimestamp(this.#now()),
+      output: first.length === 0 ? output2 : { ...output2, annotations: first.map((a) => annotationObject(a, this.#redact)) },
+      ...input2.externalId === void 0 ? {} : { external_id: input2.externalId },
+      ...input2.detailsUrl === void 0 ? {} : { details_url: input2.detailsUrl }
+    });
+    for (const batch of rest) {
+      await this.#patch("annotate", id2, {
+        output: {
+          title: output2.title,
+          summary: output2.summary,
+          annotations: batch.map((a) => annotationObject(a, this.#redact))
+        }
+      });
+    }
+    return ref;
+  }
+  /** One check run by id, as GitHub shows it now (the post step reads its `status` before completing it). */
+  async get(id2) {
+    const what = `Could not read check run ${id2} in ${this.#slug()}`;
+    const { data } = await this.#call(
+      "get",
+      what,
+      "GET /repos/{owner}/{repo}/check-runs/{check_run_id}",
+      void 0,
+      () => this.#octokit.rest.checks.get({ owner: this.#owner, repo: this.#repo, check_run_id: id2 })
+    );
+    return existingCheckRunOf(data);
+  }
+  /**
+   * The newest check run named `name` on `headSha`, of any app, that `carries` accepts (one page of 100,
+   * `filter: all`) — e.g. the one holding a run's run-state digest, posted by the action or by the App.
+   */
+  async findCarrying(input2) {
+    return newestOf(await this.#find(input2.name, input2.headSha, input2.carries, { filter: "all" }));
+  }
+  /**
+   * The newest check run named `name` on `headSha`, optionally only among `appId`'s runs (the token's
+   * own app: GitHub Actions is 15368 on github.com), or `undefined` when there is none.
+   */
+  async findLatest(input2) {
+    return newestOf(
+      await this.#find(
+        input2.name,
+        input2.headSha,
+        (run2) => input2.appId === void 0 || run2.appId === input2.appId,
+        { filter: "latest", ...input2.appId === void 0 ? {} : { app_id: input2.appId } }
+      )
+    );
+  }
+  /**
+   * The check run a new run on `headSha` takes over instead of creating a second one (SPEC §6: "a re-run
+   * finds the existing check run by name and head SHA … and updates it"), or `undefined` when a new one
+   * must be created. Of the check runs named `name` whose `external_id` is an evidence-gate run id
+   * (`YYYYMMDD-HHMMSS-<6 hex>`) it is the one {@link ourCheckRun} picks (the lowest id: ADR 0007) — that test keeps a same-named check run evidence-gate did not create
+   * (GitHub's own check run for a job called like the check, another tool's) out of reach. It is taken over
+   * even when it carries annotations: GitHub appends annotations and offers no way to remove them, so the
+   * caller says in the new run's summary that those marks are an earlier run's (`annotationsCount`).
+   *
+   * Re-runs: every leg mints a new run id, so "Re-run jobs" (same `GITHUB_RUN_ID`, next
+   * `GITHUB_RUN_ATTEMPT`), a new workflow run on the same commit (`reopened`, a manual dispatch) and a
+   * second workflow naming the same check all land on this one check run; `external_id` then names the
+   * latest run that took it over, which is how the post step of an older one knows it was taken over.
+   */
+  async findReusable(input2) {
+    return ourCheckRun(
+      await this.#find(
+        input2.name,
+        input2.headSha,
+        (run2) => run2.externalId !== null && isRunId(run2.externalId),
+        { filter: "all" }
+      )
+    );
+  }
+  /**
+   * The check runs named `name` on `headSha` that `accept`s, among the first 100 GitHub lists for `filter`
+   * (`all`: every run; `latest`: the newest per app and name) and `app_id`, in GitHub's order.
+   */
+  async #find(name, headSha, accept, filters) {
+    const query = { check_name: name, ...filters, per_page: 100 };
+    const what = `Could not list check runs named "${name}" on ${headSha.slice(0, 7)} in ${this.#slug()}`;
+    const { data } = await this.#call(
+      "find",
+      what,
+      "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+      query,
+      () => this.#octokit.rest.checks.listForRef({
+        owner: this.#owner,
+        repo: this.#repo,
+        ref: headSha,
+        ...query
+      })
+    );
+    return data.check_runs.filter((run2) => run2.name === name).map(existingCheckRunOf).filter(accept);
+  }
+  async #patch(operation, id2, body) {
+    const what = `Could not ${operation} check run ${id2} in ${this.#slug()}`;
+    const { data } = await this.#call(
+      operation,
+      what,
+      "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
+      body,
+      () => this.#octokit.rest.checks.update({ owner: this.#owner, repo: this.#repo, check_run_id: id2, ...body })
+    );
+    return { id: data.id, htmlUrl: data.html_url };
+  }
+  async #call(operation, what, route, body, send) {
+    try {
+      return await send();
+    } catch (cause) {
+      throw checkRunWriteError({ operation, what, route, body, cause, surface: this.#surface });
+    }
+  }
+  #output(input2) {
+    return checkRunOutput(input2, { redact: this.#redact, warn: this.#warn });
+  }
+  #slug() {
+    return `${this.#owner}/${this.#repo}`;
+  }
+};
+function ourCheckRun(candidates) {
+  let lowest;
+  for (const run2 of candidates) if (lowest === void 0 || run2.id < lowest.id) lowest = run2;
+  return lowest;
+}
+function newestOf(candidates) {
+  let highest;
+  for (const run2 of candidates) if (highest === void 0 || run2.id > highest.id) highest = run2;
+  return highest;
+}
+
+// src/github/comment-command.ts
+var COMMENT_COMMAND = "/evidence-gate";
+var COMMAND_LINE = /^\/evidence-gate(?:[ \t]+(\S+))?(?:[ \t]+([\s\S]*))?$/;
+var SHA_ARG = /^@([0-9a-fA-F]{7,40})$/;
+function parseCommentCommand(body) {
+  const text2 = body.replace(/\r\n?/g, "\n").replace(/^\s+/, "");
+  const newline = text2.indexOf("\n");
+  const first = (newline < 0 ? text2 : text2.slice(0, newline)).trimEnd();
+  const rest = newline < 0 ? "" : text2.slice(newline + 1);
+  const match = COMMAND_LINE.exec(first);
+  if (match === null) return { kind: "none" };
+  const verb = match[1] ?? "";
+  if (verb !== "run") return { kind: "unknown", verb };
+  let args = (match[2] ?? "").trim();
+  let sha3 = null;
+  const firstArg = args.split(/\s+/, 1)[0] ?? "";
+  const shaMatch = SHA_ARG.exec(firstArg);
+  if (shaMatch !== null) {
+    sha3 = shaMatch[1].toLowerCase();
+    args = args.slice(firstArg.length).trim();
+  }
+  const goalText = [args, rest.trim()].filter((part) => part !== "").join("\n");
+  return { kind: "run", sha: sha3, text: goalText };
+}
+async function reactToComment(octokit, target, content) {
+  try {
+    await octokit.rest.reactions.createForIssueComment({
+      owner: target.owner,
+      repo: target.repo,
+      comment_id: target.commentId,
+      content
+    });
+    return null;
+  } catch (error63) {
+    const status = statusOf(error63);
+    return `could not react ${content} to comment ${target.commentId} (${status === null ? "no answer" : `HTTP ${status}`}); the workflow's token needs \`pull-requests: write\` (or \`issues: write\`) for reactions`;
+  }
+}
+
+// src/github/event-context.ts
+import { readFileSync as readFileSync8 } from "node:fs";
+
+// src/github/fork.ts
+var DEPENDABOT_LOGIN = "dependabot[bot]";
+function isForkHead(head, base) {
+  if (head === null || head === void 0) return true;
+  if (head.id !== void 0 && base.id !== void 0) return head.id !== base.id;
+  if (head.full_name !== void 0 && base.full_name !== void 0)
+    return head.full_name.toLowerCase() !== base.full_name.toLowerCase();
+  return true;
+}
+function isDependabot(...logins) {
+  return logins.some((login2) => login2 === DEPENDABOT_LOGIN);
+}
+function forkApprovalMissing(subject) {
+  if (!subject.isFork || subject.trigger === "issue_comment") return null;
+  const short3 = subject.headSha.slice(0, 7);
+  return `Pull request #${subject.number} comes from a fork (${subject.headRepoFullName ?? "a deleted repository"}) and no writer approved its head ${short3} on this run (trigger ${subject.trigger}): the model key is not used on a fork's code without that approval. A writer approves it by commenting \`${COMMENT_COMMAND} run @${short3}\` after reviewing the head`;
+}
+
+// src/github/event-context.ts
+var EventContextError = class extends Error {
+  name = "EventContextError";
+  issues;
+  constructor(issues) {
+    super(
+      `Cannot read the workflow run's context:
+${issues.map((i) => `- ${i.variable}: ${i.message}`).join("\n")}`
+    );
+    this.issues = issues;
+  }
+};
+var sha = external_exports.string().regex(/^[0-9a-f]{40}$/, "expected a 40-hex commit SHA");
+var repoRef = external_exports.object({
+  id: external_exports.number().int().optional(),
+  full_name: external_exports.string().regex(/^[^/\s]+\/[^/\s]+$/, "expected OWNER/NAME")
+});
+var pullRequestPayload = external_exports.object({
+  action: external_exports.string().min(1),
+  pull_request: external_exports.object({
+    number: external_exports.number().int().positive(),
+    html_url: external_exports.string(),
+    title: external_exports.string(),
+    body: external_exports.string().nullable().optional(),
+    // Absent on servers that predate draft pull requests.
+    draft: external_exports.boolean().optional(),
+    user: external_exports.object({ login: external_exports.string().min(1), type: external_exports.string() }),
+    head: external_exports.object({ sha, ref: external_exports.string().min(1), repo: repoRef.nullable() }),
+    base: external_exports.object({ sha, ref: external_exports.string().min(1), repo: repoRef })
+  }),
+  repository: repoRef
+});
+function fieldPath(path2) {
+  return path2.length === 0 ? "(the payload)" : path2.map(String).join(".");
+}
+function readVariable(env, name) {
+  const value = env[name]?.trim();
+  return value === void 0 || value === "" ? void 0 : value;
+}
+function readPayload(path2, issues) {
+  let text2;
+  try {
+    text2 = readFileSync8(path2, "utf8");
+  } catch (error63) {
+    const code = error63.code ?? String(error63);
+    issues.push({ variable: "GITHUB_EVENT_PATH", message: `cannot read ${path2} (${code})` });
+    return void 0;
+  }
+  try {
+    return JSON.parse(text2);
+  } catch (error63) {
+    issues.push({
+      variable: "GITHUB_EVENT_PATH",
+      message: `${path2} is not JSON (${error63 instanceof Error ? error63.message : String(error63)})`
+    });
+    return void 0;
+  }
+}
+function readEventContext(env) {
+  const issues = [];
+  const require2 = (name) => {
+    const value = readVariable(env, name);
+    if (value === void 0)
+      issues.push({ variable: name, message: "not set (is this running in GitHub Actions?)" });
+    return value ?? "";
+  };
+  const eventName = require2("GITHUB_EVENT_NAME");
+  const repository2 = require2("GITHUB_REPOSITORY");
+  const runId = require2("GITHUB_RUN_ID");
+  const [owner = "", repo = "", extra] = repository2.split("/");
+  if (repository2 !== "" && (owner === "" || repo === "" || extra !== void 0)) {
+    issues.push({
+      variable: "GITHUB_REPOSITORY",
+      message: `expected OWNER/NAME, got ${JSON.stringify(repository2)}`
+    });
+  }
+  if (runId !== "" && !/^\d+$/.test(runId)) {
+    issues.push({ variable: "GITHUB_RUN_ID", message: `expected a number, got ${JSON.stringify(runId)}` });
+  }
+  const attemptText = readVariable(env, "GITHUB_RUN_ATTEMPT") ?? "1";
+  const runAttempt = Number(attemptText);
+  if (!Number.isInteger(runAttempt) || runAttempt < 1) {
+    issues.push({
+      variable: "GITHUB_RUN_ATTEMPT",
+      message: `expected a positive number, got ${JSON.stringify(attemptText)}`
+    });
+  }
+  const serverUrl = (readVariable(env, "GITHUB_SERVER_URL") ?? "https://github.com").replace(/\/+$/, "");
+  const apiUrl = (readVariable(env, "GITHUB_API_URL") ?? "https://api.github.com").replace(/\/+$/, "");
+  for (const [variable, value] of [
+    ["GITHUB_SERVER_URL", serverUrl],
+    ["GITHUB_API_URL", apiUrl]
+  ]) {
+    if (!URL.canParse(value))
+      issues.push({ variable, message: `expected a URL, got ${JSON.stringify(value)}` });
+  }
+  const eventPath = readVariable(env, "GITHUB_EVENT_PATH");
+  const isPullRequest = eventName === "pull_request" || eventName === "pull_request_target";
+  if (eventPath === void 0 && isPullRequest) {
+    issues.push({
+      variable: "GITHUB_EVENT_PATH",
+      message: `not set; a ${eventName} event needs its webhook payload`
+    });
+  }
+  const payload = eventPath === void 0 ? null : readPayload(eventPath, issues);
+  const actor = readVariable(env, "GITHUB_ACTOR") ?? null;
+  const run2 = {
+    serverUrl,
+    apiUrl,
+    runId,
+    runAttempt,
+    workflow: readVariable(env, "GITHUB_WORKFLOW") ?? null,
+    actor,
+    sha: readVariable(env, "GITHUB_SHA") ?? null,
+    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`
+  };
+  if (!isPullRequest) {
+    if (issues.length > 0) throw new EventContextError(issues);
+    return { kind: "other", eventName, owner, repo, run: run2, payload };
+  }
+  if (payload === void 0 || payload === null) throw new EventContextError(issues);
+  const parsed = pullRequestPayload.safeParse(payload);
+  if (!parsed.success) {
+    for (const issue2 of parsed.error.issues) {
+      issues.push({
+        variable: "GITHUB_EVENT_PATH",
+        message: `${eventPath}: ${fieldPath(issue2.path)}: ${issue2.message}`
+      });
+    }
+    throw new EventContextError(issues);
+  }
+  const { action, pull_request: pr, repository: payloadRepository } = parsed.data;
+  if (repository2 !== "" && payloadRepository.full_name.toLowerCase() !== repository2.toLowerCase()) {
+    issues.push({
+      variable: "GITHUB_REPOSITORY",
+      message: `${JSON.stringify(repository2)} differs from the payload's repository ${JSON.stringify(payloadRepository.full_name)} (GITHUB_EVENT_PATH)`
+    });
+  }
+  if (issues.length > 0) throw new EventContextError(issues);
+  return {
+    kind: eventName === "pull_request" ? "pull_request" : "pull_request_target",
+    ...pullRequestFields(pr, { base: { owner, repo, run: run2 }, action, actor })
+  };
+}
+function pullRequestFields(pr, o) {
+  const headRepoFullName = pr.head.repo?.full_name ?? null;
+  const login2 = pr.user?.login ?? "";
+  return {
+    ...o.base,
+    number: pr.number,
+    headSha: pr.head.sha,
+    headRef: pr.head.ref,
+    headRepoFullName,
+    baseSha: pr.base.sha,
+    baseRef: pr.base.ref,
+    title: pr.title,
+    body: pr.body ?? "",
+    isFork: isForkHead(pr.head.repo, pr.base.repo),
+    isDependabot: isDependabot(login2, o.actor),
+    draft: pr.draft ?? false,
+    action: o.action,
+    author: { login: login2, type: pr.user?.type ?? "User" },
+    htmlUrl: pr.html_url
+  };
+}
+
+// src/github/job-summary.ts
+import { appendFile, stat as stat3 } from "node:fs/promises";
+var JOB_SUMMARY_MAX_BYTES = 1024 * 1024;
+var CUT_NOTICE = "**Cut by evidence-gate:** GitHub shows at most 1 MiB of job summary per step. The full ledger is in the run's ledger artifact.";
+async function writeJobSummary(markdown, options3 = {}) {
+  const env = options3.env ?? process.env;
+  const path2 = env.GITHUB_STEP_SUMMARY?.trim();
+  if (path2 === void 0 || path2 === "") {
+    (options3.notice ?? notice)(
+      "GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions?): no job summary was written."
+    );
+    return { kind: "skipped", reason: "GITHUB_STEP_SUMMARY unset" };
+  }
+  const used = await stat3(path2).then(
+    (s) => s.size,
+    () => 0
+  );
+  const redacted = redactTokenShapes(options3.redact === void 0 ? markdown : options3.redact(markdown));
+  const text2 = redacted.endsWith("\n") ? redacted : `${redacted}
+`;
+  const budget = Math.max(0, JOB_SUMMARY_MAX_BYTES - used);
+  let fitted = text2;
+  if (utf8Bytes(text2) > budget)
+    fitted = budget === 0 ? "" : `${truncateUtf8(text2, budget - 1, CUT_NOTICE)}
+`;
+  if (fitted !== "") await appendFile(path2, fitted, "utf8");
+  return { kind: "written", path: path2, bytes: utf8Bytes(fitted), cut: fitted !== text2 };
+}
+
+// src/github/pull-request-subject.ts
+var PullRequestReadError = class extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+  status;
+  name = "PullRequestReadError";
+};
+async function readPullRequest(octokit, where, number4, action) {
+  let pr;
+  try {
+    ({ data: pr } = await octokit.rest.pulls.get({
+      owner: where.owner,
+      repo: where.repo,
+      pull_number: number4
+    }));
+  } catch (error63) {
+    const status = statusOf(error63);
+    throw new PullRequestReadError(
+      status === 404 ? `pull request #${number4} was not found in ${where.owner}/${where.repo}` : `could not read pull request #${number4} of ${where.owner}/${where.repo} (${status === null ? "no answer" : `HTTP ${status}`}: ${error63 instanceof Error ? error63.message : String(error63)})`,
+      status
+    );
+  }
+  return pullRequestFields(pr, { base: where, action });
+}
+
+// src/github/writer-check.ts
+var WRITER_ROLES = ["admin", "maintain", "write"];
+var PermissionLookupError = class extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+  status;
+  name = "PermissionLookupError";
+};
+function writerByRole(answer) {
+  const permission = (answer.permission || "none").toLowerCase();
+  const role = (answer.role_name || permission).toLowerCase();
+  const isWriter = WRITER_ROLES.includes(role) || permission === "admin" || permission === "write";
+  return { isWriter, role, permission };
+}
+async function checkWriter(octokit, target) {
+  try {
+    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+      owner: target.owner,
+      repo: target.repo,
+      username: target.login
+    });
+    return writerByRole(data);
+  } catch (error63) {
+    const status = statusOf(error63);
+    if (status === 404) return { isWriter: false, role: "none", permission: "none" };
+    throw new PermissionLookupError(
+      `could not read ${target.login}'s permission on ${target.owner}/${target.repo} (${status === null ? "no answer" : `HTTP ${status}`}: ${error63 instanceof Error ? error63.message : String(error63)})`,
+      status
+    );
+  }
+}
+
+// src/github/trigger.ts
+var PULL_REQUEST_RUN_ACTIONS = ["opened", "synchronize", "reopened", "ready_for_review"];
+var SUPPORTED_EVENTS = "pull_request (opened, synchronize, reopened, ready_for_review), issue_comment (`/evidence-gate run` on a pull request), workflow_dispatch (input `pr`, or mode resume), pull_request_target (only with allow-pull-request-target: true) and workflow_run (mode report)";
+async function resolveTrigger(o) {
+  const { event, inputs } = o;
+  switch (event.kind) {
+    case "pull_request": {
+      if (!PULL_REQUEST_RUN_ACTIONS.includes(event.action)) {
+        return {
+          kind: "nothing",
+          message: `pull_request ${event.action}: nothing to do (evidence-gate runs on ${PULL_REQUEST_RUN_ACTIONS.join(", ")}); no check run was touched`
+        };
+      }
+      const { kind: _kind, ...fields } = event;
+      return {
+        kind: "run",
+        subject: { ...fields, trigger: "pull_request", checkoutHead: false },
+        basePolicy: null,
+        notes: []
+      };
+    }
+    case "pull_request_target": {
+      const { kind: _kind, ...fields } = event;
+      const subject = { ...fields, trigger: "pull_request_target", checkoutHead: true };
+      if (!inputs.allowPullRequestTarget) {
+        return {
+          kind: "refused-on-check",
+          subject,
+          message: "pull_request_target runs with the base repository's secrets and a write token, and this action would run the pull request's code (its build, its tests) with them. Use `on: pull_request` (a fork's pull request then runs without secrets, verify-only), or opt in with `allow-pull-request-target: true` if you accept that risk."
+        };
+      }
+      const warning2 = "allow-pull-request-target: true \u2014 this run has the base repository's secrets and a write token, and runs the pull request's code (checked out at its head) with them.";
+      o.warn(warning2);
+      return { kind: "run", subject, basePolicy: null, notes: [warning2] };
+    }
+    case "other":
+      switch (event.eventName) {
+        case "issue_comment":
+          return resolveComment(o, event);
+        case "workflow_dispatch":
+          return resolveDispatch(o, event);
+        case "workflow_run":
+          return {
+            kind: "usage-error",
+            message: `workflow_run triggers only mode report, which posts a fork pull request's ledger from its artifact; this run's mode is ${inputs.mode.kind}. Run mode ${inputs.mode.kind} on pull_request.`
+          };
+        default:
+          return {
+            kind: "usage-error",
+            message: `evidence-gate runs on ${SUPPORTED_EVENTS}; this run was triggered by ${event.eventName || "(no GITHUB_EVENT_NAME)"}.`
+          };
+      }
+    default:
+      return event;
+  }
+}
+var commentPayload = external_exports.object({
+  action: external_exports.string(),
+  comment: external_exports.object({
+    id: external_exports.number().int().positive(),
+    body: external_exports.string().nullable(),
+    user: external_exports.object({ login: external_exports.string().min(1), type: external_exports.string() })
+  }),
+  issue: external_exports.object({
+    number: external_exports.number().int().positive(),
+    // Present only when the issue is a pull request (GitHub Docs, issue_comment).
+    pull_request: external_exports.object({}).passthrough().nullable().optional()
+  })
+});
+async function resolveComment(o, event) {
+  const parsed = commentPayload.safeParse(event.payload);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((i) => `${i.path.join(".") || "(payload)"}: ${i.message}`).join("; ");
+    return {
+      kind: "usage-error",
+      message: `the issue_comment payload (GITHUB_EVENT_PATH) is not one: ${where}`
+    };
+  }
+  const { action, comment, issue: issue2 } = parsed.data;
+  const command = parseCommentCommand(comment.body ?? "");
+  if (command.kind === "none") {
+    return {
+      kind: "nothing",
+      message: `comment ${comment.id} is not a ${COMMENT_COMMAND} command: nothing to do`
+    };
+  }
+  if (action !== "created") {
+    return {
+      kind: "nothing",
+      message: `comment ${comment.id} was ${action}: only a new comment runs a command (an edit cannot re-run one); nothing to do`
+    };
+  }
+  if (issue2.pull_request === void 0 || issue2.pull_request === null) {
+    return {
+      kind: "nothing",
+      message: `comment ${comment.id} is on issue #${issue2.number}, not a pull request: nothing to do`
+    };
+  }
+  const target = { owner: event.owner, repo: event.repo, commentId: comment.id };
+  const refuse2 = async (title, message) => {
+    const problem = await reactToComment(o.octokit, target, "-1");
+    if (problem !== null) o.warn(problem);
+    return { kind: "refused", title, message: `${message} Nothing ran; no check run was touched.` };
+  };
+  if (command.kind === "unknown") {
+    return refuse2(
+      `unknown command ${COMMENT_COMMAND} ${command.verb}`,
+      `\`${COMMENT_COMMAND} ${command.verb}\` is not a command: use \`${COMMENT_COMMAND} run [@<head sha>] [what to look at]\`.`
+    );
+  }
+  let fields;
+  try {
+    fields = await readPullRequest(o.octokit, event, issue2.number, "comment");
+  } catch (error63) {
+    if (!(error63 instanceof PullRequestReadError)) throw error63;
+    return refuse2(`pull request #${issue2.number} could not be read`, error63.message);
+  }
+  let basePolicy;
+  try {
+    basePolicy = await readBaseRefPolicy(o.octokit, {
+      owner: event.owner,
+      repo: event.repo,
+      ref: fields.baseRef,
+      sha: fields.baseSha
+    });
+  } catch (error63) {
+    if (!(error63 instanceof PolicyReadError)) throw error63;
+    return refuse2("the policy file could not be read", error63.message);
+  }
+  if (!basePolicy.result.ok) {
+    return refuse2(
+      "the policy file is malformed",
+      `${basePolicy.result.errors.join("\n")}
+Fix the policy file on the base branch: no command runs while the maintainers' policy is malformed.`
+    );
+  }
+  const policy = basePolicy.result.policy;
+  if (!policy.commentCommands) {
+    return refuse2(
+      "comment commands are turned off",
+      `The maintainers' policy file sets comment-commands: false: \`${COMMENT_COMMAND} run\` does not start runs in this repository.`
+    );
+  }
+  const login2 = comment.user.login;
+  const denied = await authorDenied(o, { event, user: comment.user, policyBots: policy.allowedBots });
+  if (denied !== null) return refuse2(denied.title, denied.message);
+  if (command.sha !== null && !fields.headSha.startsWith(command.sha)) {
+    return refuse2(
+      "the pull request's head moved",
+      `The command names ${command.sha}, and pull request #${fields.number}'s head is now ${fields.headSha.slice(0, 7)}: review the new commits, then comment \`${COMMENT_COMMAND} run @${fields.headSha.slice(0, 7)}\`.`
+    );
+  }
+  if (fields.isFork && command.sha === null) {
+    return refuse2(
+      "a fork's pull request needs the reviewed head",
+      `Pull request #${fields.number} comes from a fork (${fields.headRepoFullName ?? "a deleted repository"}): its code runs only at the commit a maintainer reviewed. Comment \`${COMMENT_COMMAND} run @${fields.headSha.slice(0, 7)}\` to run its current head ${fields.headSha.slice(0, 7)}.`
+    );
+  }
+  const reacted = await reactToComment(o.octokit, target, "eyes");
+  if (reacted !== null) o.warn(reacted);
+  const notes = [
+    `Started by ${login2}'s comment ${COMMENT_COMMAND} run${command.sha !== null ? ` @${command.sha}` : ""} (role checked through the API).`
+  ];
+  const modeTakesText = o.inputs.mode.kind === "auto";
+  if (command.text !== "" && !modeTakesText) {
+    notes.push(`The comment's text was not used: mode ${o.inputs.mode.kind} has no planner to give it to.`);
+  }
+  return {
+    kind: "run",
+    subject: {
+      ...fields,
+      trigger: "issue_comment",
+      checkoutHead: true,
+      ...command.text !== "" && modeTakesText ? { request: { author: login2, text: command.text } } : {}
+    },
+    basePolicy,
+    notes
+  };
+}
+async function authorDenied(o, c) {
+  const { event } = c;
+  const login2 = c.user.login;
+  const refuse2 = (title, message) => ({ title, message });
+  if (c.user.type === "Bot") {
+    const allowed = [...o.inputs.allowedBots, ...c.policyBots].map((b) => b.toLowerCase());
+    if (!allowed.includes(login2.toLowerCase())) {
+      return refuse2(
+        `bot ${login2} is not allowed`,
+        `${login2} is a bot, and bots may not start runs unless allow-listed: add it to the input \`allowed-bots\` or the policy file's allowed-bots.`
+      );
+    }
+  } else {
+    let canWrite;
+    let role;
+    try {
+      ({ isWriter: canWrite, role } = await checkWriter(o.octokit, {
+        owner: event.owner,
+        repo: event.repo,
+        login: login2
+      }));
+    } catch (error63) {
+      if (!(error63 instanceof PermissionLookupError)) throw error63;
+      return refuse2(
+        `${login2}'s permission could not be read`,
+        `${error63.message}. A command is refused when the permission cannot be checked.`
+      );
+    }
+    if (!canWrite) {
+      return refuse2(
+        `${login2} may not start runs`,
+        `${login2}'s role on ${event.owner}/${event.repo} is ${role}: only users with write permission (admin, maintain, write) can start a run by comment.`
+      );
+    }
+  }
+  return null;
+}
+var dispatchPayload = external_exports.object({
+  inputs: external_exports.record(external_exports.string(), external_exports.unknown()).nullable().optional()
+});
+async function resolveDispatch(o, event) {
+  let number4 = o.inputs.pr;
+  if (number4 === void 0) {
+    const parsed = dispatchPayload.safeParse(event.payload ?? {});
+    const given = parsed.success ? parsed.data.inputs?.pr : void 0;
+    const text2 = typeof given === "number" ? String(given) : typeof given === "string" ? given.trim() : "";
+    if (text2 === "") {
+      return {
+        kind: "usage-error",
+        message: "a workflow_dispatch run needs the pull request's number: give the action input `pr` (e.g. set to the dispatch input inputs.pr), or a workflow_dispatch input named pr. (mode resume is the other dispatch use.)"
+      };
+    }
+    const n = Number(text2.replace(/^#/, ""));
+    if (!Number.isInteger(n) || n <= 0) {
+      return {
+        kind: "usage-error",
+        message: `the dispatch input pr is ${JSON.stringify(text2)}: give the pull request's number, e.g. 42`
+      };
+    }
+    number4 = n;
+  }
+  let fields;
+  try {
+    fields = await readPullRequest(o.octokit, event, number4, "dispatch");
+  } catch (error63) {
+    if (!(error63 instanceof PullRequestReadError)) throw error63;
+    return { kind: "usage-error", message: `${error63.message}: check the input pr` };
+  }
+  return {
+    kind: "run",
+    subject: { ...fields, trigger: "workflow_dispatch", checkoutHead: true },
+    basePolicy: null,
+    notes: [
+      `Started by ${event.run.actor ?? "a user"} through workflow_dispatch for pull request #${number4} (dispatching needs write access).`
+    ]
+  };
+}
+
+// src/run/credentials.ts
+var SECRET_INPUT_VARIABLES = [
+  "INPUT_GITHUB-TOKEN",
+  "INPUT_ANTHROPIC-API-KEY",
+  "INPUT_CLAUDE-CODE-OAUTH-TOKEN",
+  "INPUT_OPENAI-API-KEY",
+  "INPUT_PUSH-TOKEN"
+];
+var present = (s) => typeof s === "string" && s !== "";
+function actionSecrets(parsed, env) {
+  const values = parsed !== null ? [
+    parsed.githubToken,
+    parsed.anthropicApiKey,
+    parsed.claudeCodeOauthToken,
+    parsed.openaiApiKey,
+    parsed.pushToken
+  ] : SECRET_INPUT_VARIABLES.map((name) => env[name]);
+  return values.map((s) => s?.trim()).filter(present);
+}
+function actionModelCredentials(inputs, runtime) {
+  return runtimeFor(runtime).credentialsFromInputs(inputs);
+}
+function missingModelCredential(inputs) {
+  return runtimeFor(inputs.runtime).missingCredentialInputs(inputs);
+}
+function missingCredentialMessage(runtime) {
+  return runtimeFor(runtime).missingCredentialMessage;
+}
+
+// src/run/request.ts
+var PLANNER_TIMEOUT_MS = 20 * 6e4;
+function autoMode(o) {
+  return {
+    kind: "auto",
+    goal: o.goal,
+    verify: chooseVerifyCommand({
+      ...o.verifyCmd !== void 0 ? { given: o.verifyCmd } : {},
+      acceptNoBuildEvidence: o.acceptNoBuildEvidence,
+      ...o.policy !== void 0 ? { policy: o.policy } : {},
+      surface: o.surface
+    }),
+    acceptNoBuildEvidence: o.acceptNoBuildEvidence,
+    acceptLoadedUserConfig: o.acceptLoadedUserConfig,
+    ...o.repairAttempts !== void 0 && o.repairAttempts > 0 ? { repairAttempts: o.repairAttempts } : {},
+    ...o.maxCycles !== void 0 && o.maxCycles > 1 ? { maxCycles: o.maxCycles } : {},
+    ...o.maxCostUsd !== void 0 ? { maxCostUsd: o.maxCostUsd } : {},
+    runtime: o.runtime,
+    concurrency: o.concurrency,
+    plannerTimeoutMs: PLANNER_TIMEOUT_MS
+  };
+}
+
+// src/core/run-timeout.ts
+var RunTimedOut = class extends Error {
+  /**
+   * @param limit the bound as given, e.g. `"2s"`, `"340 min"`.
+   * @param setting what set it, e.g. `"--timeout"`, `"timeout-minutes"`.
+   */
+  constructor(limit, setting) {
+    super(`the run reached its time bound (${setting} ${limit})`);
+    this.limit = limit;
+    this.setting = setting;
+  }
+  limit;
+  setting;
+  name = "RunTimedOut";
+};
+function runTimedOut(signal2) {
+  return signal2?.aborted === true && signal2.reason instanceof RunTimedOut ? signal2.reason : null;
+}
+function stopWords(signal2) {
+  const timedOut = runTimedOut(signal2);
+  return timedOut !== null ? `${timedOut.message}` : "the run was cancelled";
+}
+
+// src/evidence/verify.ts
+import { isAbsolute as isAbsolute7, relative as relative8 } from "node:path";
+
+// src/proc/hand-back.ts
+import { spawnSync as spawnSync3 } from "node:child_process";
+function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
+  const problems = [];
+  const uid = String(identity.uid);
+  for (const dir of dirs) {
+    for (const step of [
+      ["find", dir, "-user", uid, "!", "-type", "l", "-exec", "chmod", "g+rwX", "{}", "+"],
+      ["chown", "-R", "-h", `--from=${uid}`, String(owner), dir]
+    ]) {
+      const [file2, ...args] = privileged(identity, step);
+      const done = spawnSync3(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+      if (done.status === 0) continue;
+      const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+      if (/No such file or directory/.test(why2) && step[0] === "find" && why2.includes(`'${dir}'`)) break;
+      problems.push(
+        `could not hand ${dir} back from ${identity.user} (${step[0]} exited ${done.status ?? done.signal}: ${why2})`
+      );
+      break;
+    }
+  }
+  return problems;
+}
+function reclaimWorkspaceGroup(identity, workspace, group = process.getgid?.() ?? 0) {
+  const steps = [
+    [
+      "find",
+      workspace,
+      "-xdev",
+      "-group",
+      String(identity.gid),
+      "-exec",
+      "chgrp",
+      "-h",
+      String(group),
+      "{}",
+      "+"
+    ],
+    ["find", workspace, "-xdev", "-type", "d", "-perm", "-2000", "-exec", "chmod", "g-s", "{}", "+"]
+  ];
+  return steps.flatMap((step) => {
+    const failed3 = runPrivileged(identity, step);
+    return failed3 === null ? [] : [`could not take ${workspace} back from ${identity.user}'s group (${failed3})`];
+  });
+}
+function handBackPrCodeFiles(dirs) {
+  const scope = currentChildScope();
+  if (scope === null || scope.identity === null) return;
+  scope.leftBehind += killUserProcesses(scope.identity);
+  scope.handBackProblems.push(...handBackFiles(scope.identity, dirs));
+}
+function handBackBeforeEngineReads(dirs) {
+  if (process.getuid?.() === 0) return;
+  handBackPrCodeFiles(dirs);
+}
+
+// src/evidence/runner-summaries.ts
+var ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
+function outputLines(text2) {
+  return text2.split("\n").map((line2) => line2.replace(ANSI, "").replace(/\r$/, ""));
+}
+function readRunnerSummaries(lines) {
+  const found = RECOGNISERS.map((recognise) => recognise === ava ? [] : recognise(lines, []));
+  found[RECOGNISERS.indexOf(ava)] = ava(lines, found.flat());
+  return found.flat();
+}
+function summary(fields) {
+  const names = [...new Set(fields.failedNames.map((name) => name.trim()).filter((name) => name !== ""))];
+  return { ...fields, failedNames: names.slice(0, RECEIPT_MAX_NAMES) };
+}
+function countWords(text2, separator, known) {
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const part of text2.split(separator)) {
+    const match = /^\s*(\d+) ([a-z][a-z ]*?)\s*$/.exec(part);
+    if (match === null || !known.has(match[2])) return null;
+    counts2.set(match[2], (counts2.get(match[2]) ?? 0) + Number(match[1]));
+  }
+  return counts2;
+}
+function namesIn2(lines, from, to, pattern) {
+  const names = [];
+  for (let i = Math.max(0, from); i < Math.min(to, lines.length); i++) {
+    const match = pattern.exec(lines[i]);
+    if (match !== null) names.push(match[1]);
+  }
+  return names;
+}
+function noTests(runner2, line2) {
+  return { runner: runner2, passed: 0, failed: 0, skipped: 0, failedNames: [], spread: false, line: line2 };
+}
+var nodeTest = (lines) => {
+  const found = [];
+  let previousEnd = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const head = /^(#|ℹ) tests (\d+)$/.exec(lines[i]);
+    if (head === null) continue;
+    const mark = head[1];
+    const fields = /* @__PURE__ */ new Map();
+    let end = i;
+    for (let j = i + 1; j < Math.min(lines.length, i + 9); j++) {
+      const field = /^(#|ℹ) (suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)$/.exec(
+        lines[j]
+      );
+      if (field === null || field[1] !== mark) break;
+      fields.set(field[2], Number(field[3]));
+      end = j;
+    }
+    if (!fields.has("pass") || !fields.has("fail")) continue;
+    const failed3 = fields.get("fail") + (fields.get("cancelled") ?? 0);
+    const names = mark === "#" ? namesIn2(lines, previousEnd, i, /^\s*not ok \d+ - (.+)$/) : specFailingNames(lines, end + 1);
+    found.push(
+      summary({
+        runner: "node:test",
+        passed: fields.get("pass"),
+        failed: failed3,
+        skipped: (fields.get("skipped") ?? 0) + (fields.get("todo") ?? 0),
+        failedNames: names.filter((name) => !/ # (?:SKIP|TODO)\b/i.test(name)),
+        spread: false,
+        line: end
+      })
+    );
+    previousEnd = end + 1;
+    i = end;
+  }
+  return found;
+};
+function specFailingNames(lines, from) {
+  let start = -1;
+  for (let i = from; i < Math.min(lines.length, from + 4); i++) {
+    if (lines[i] === "\u2716 failing tests:") start = i + 1;
+  }
+  if (start < 0) return [];
+  const names = [];
+  for (let i = start; i < lines.length; i++) {
+    if (/^(#|ℹ) tests \d+$/.test(lines[i])) break;
+    const match = /^✖ (.+) \(\d+(?:\.\d+)?m?s\)$/.exec(lines[i]);
+    if (match !== null) names.push(match[1]);
+  }
+  return names;
+}
+var VITEST_WORDS = /* @__PURE__ */ new Set(["passed", "failed", "skipped", "todo", "expected fail"]);
+var vitest = (lines) => {
+  const found = [];
+  let previousEnd = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    if (/^No test files found, exiting with code \d+$/.test(line2)) {
+      found.push(noTests("vitest", i));
+      previousEnd = i + 1;
+      continue;
+    }
+    const match = /^\s*Tests {2}(.+?) \((\d+)\)$/.exec(line2);
+    const files = /^\s*Test Files {2}(.+?) \((\d+)\)$/.exec(lines[i - 1] ?? "");
+    if (match === null || files === null) continue;
+    const counts2 = countWords(match[1], "|", VITEST_WORDS);
+    const fileCounts = countWords(files[1], "|", VITEST_WORDS);
+    if (counts2 === null || fileCounts === null) continue;
+    const errors = /^\s*Errors {2}(\d+) errors?$/.exec(lines[i + 1] ?? "");
+    const end = errors === null ? i : i + 1;
+    found.push(
+      summary({
+        runner: "vitest",
+        passed: (counts2.get("passed") ?? 0) + (counts2.get("expected fail") ?? 0),
+        failed: Math.max(counts2.get("failed") ?? 0, fileCounts.get("failed") ?? 0) + Number(errors?.[1] ?? 0),
+        skipped: (counts2.get("skipped") ?? 0) + (counts2.get("todo") ?? 0),
+        failedNames: namesIn2(lines, previousEnd, i, /^\s*FAIL {2}(.+?)\s*$/),
+        spread: false,
+        line: end
+      })
+    );
+    previousEnd = end + 1;
+    i = end;
+  }
+  return found;
+};
+var JEST_WORDS = /* @__PURE__ */ new Set(["passed", "failed", "skipped", "todo", "total"]);
+var jest = (lines) => {
+  const found = [];
+  let previousEnd = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    if (/^No tests found, exiting with code \d+$/.test(line2)) {
+      found.push(noTests("jest", i));
+      previousEnd = i + 1;
+      continue;
+    }
+    const match = /^Tests: +(.+)$/.exec(line2);
+    if (match === null) continue;
+    const counts2 = countWords(match[1], ",", JEST_WORDS);
+    if (counts2 === null || !counts2.has("total")) continue;
+    const suites = /^Test Suites: +(.+)$/.exec(lines[i - 1] ?? "");
+    const suiteCounts = suites === null ? null : countWords(suites[1], ",", JEST_WORDS);
+    found.push(
+      summary({
+        runner: "jest",
+        passed: counts2.get("passed") ?? 0,
+        failed: Math.max(counts2.get("failed") ?? 0, suiteCounts?.get("failed") ?? 0),
+        skipped: (counts2.get("skipped") ?? 0) + (counts2.get("todo") ?? 0),
+        failedNames: namesIn2(lines, previousEnd, i, /^ {2}● (?!Test suite failed to run$)(.+)$/),
+        spread: false,
+        line: i
+      })
+    );
+    previousEnd = i + 1;
+  }
+  return found;
+};
+var mocha = (lines) => {
+  const found = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (/^Error: No test files found/.test(lines[i])) {
+      found.push(noTests("mocha", i));
+      continue;
+    }
+    const passing = /^ {2}(\d+) passing \(\d+(?:ms|s|m|h|d)\)$/.exec(lines[i]);
+    if (passing === null) continue;
+    let pending = 0;
+    let failing = 0;
+    let end = i;
+    for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
+      const more = /^ {2}(\d+) (pending|failing)$/.exec(lines[j]);
+      if (more === null) break;
+      if (more[2] === "pending") pending = Number(more[1]);
+      else failing = Number(more[1]);
+      end = j;
+    }
+    found.push(
+      summary({
+        runner: "mocha",
+        passed: Number(passing[1]),
+        failed: failing,
+        skipped: pending,
+        failedNames: failing > 0 ? mochaFailures(lines, end + 1, failing) : [],
+        spread: false,
+        line: end
+      })
+    );
+    i = end;
+  }
+  return found;
+};
+function mochaFailures(lines, from, count3) {
+  const names = [];
+  let next = 1;
+  for (let i = from; i < lines.length && next <= count3; i++) {
+    const start = new RegExp(`^ {2}${next}\\) (.+)$`).exec(lines[i]);
+    if (start === null) continue;
+    const parts = [start[1]];
+    let j = i;
+    while (!parts[parts.length - 1].endsWith(":") && j + 1 < lines.length && j < i + 10) {
+      j++;
+      const title = /^ {5,}(\S.*)$/.exec(lines[j]);
+      if (title === null) break;
+      parts.push(title[1]);
+    }
+    names.push(parts.join(" ").replace(/:$/, ""));
+    next++;
+    i = j;
+  }
+  return names;
+}
+var ava = (lines, others) => {
+  const found = [];
+  const counts2 = /* @__PURE__ */ new Map();
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < lines.length; i++) {
+    if (/^\s*✘ Couldn[’']t find any files to test$/.test(lines[i])) found.push(noTests("ava", i));
+    const match = /^ {2}(\d+) (?:tests? (passed|failed|skipped|todo)|(known failures?)|(hooks? failed|unhandled rejections?|uncaught exceptions?|tests? remained pending after a timeout))$/.exec(
+      lines[i]
+    );
+    if (match === null) continue;
+    const word = match[2] ?? (match[3] !== void 0 ? "known failure" : "failed");
+    counts2.set(word, (counts2.get(word) ?? 0) + Number(match[1]));
+    if (first < 0) first = i;
+    last = i;
+  }
+  if (last < 0) return found;
+  const failed3 = counts2.get("failed") ?? 0;
+  const tallied = !counts2.has("passed") && failed3 > 0;
+  const from = others.reduce((end, other) => other.line < first ? Math.max(end, other.line + 1) : end, 0);
+  const passed = tallied ? lines.slice(from, last).filter((line2) => /^\s*✔ /.test(line2)).length : (counts2.get("passed") ?? 0) + (counts2.get("known failure") ?? 0);
+  found.push(
+    summary({
+      runner: "ava",
+      passed,
+      failed: failed3,
+      skipped: (counts2.get("skipped") ?? 0) + (counts2.get("todo") ?? 0),
+      failedNames: namesIn2(lines, from, last, /^\s*✘ \[fail\]: (.+?)(?: Error thrown in test)?$/),
+      spread: tallied,
+      line: last
+    })
+  );
+  return found;
+};
+var PYTEST_WORDS = /* @__PURE__ */ new Set([
+  "passed",
+  "failed",
+  "skipped",
+  "deselected",
+  "xfailed",
+  "xpassed",
+  "error",
+  "errors",
+  "warning",
+  "warnings",
+  "rerun",
+  "subtests passed",
+  "subtests failed",
+  "subtests skipped"
+]);
+var pytest = (lines) => {
+  const found = [];
+  let previousEnd = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^(?:=+ )?(.+?) in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))?(?: =+)?$/.exec(lines[i]);
+    if (match === null) continue;
+    const ruled = lines[i].startsWith("=");
+    if (ruled !== lines[i].endsWith("=")) continue;
+    const words = match[1];
+    const counts2 = words === "no tests ran" ? /* @__PURE__ */ new Map() : countWords(words, ",", PYTEST_WORDS);
+    if (counts2 === null) continue;
+    found.push(
+      summary({
+        runner: "pytest",
+        passed: (counts2.get("passed") ?? 0) + (counts2.get("xfailed") ?? 0) + (counts2.get("xpassed") ?? 0),
+        failed: (counts2.get("failed") ?? 0) + (counts2.get("error") ?? 0) + (counts2.get("errors") ?? 0),
+        skipped: counts2.get("skipped") ?? 0,
+        failedNames: namesIn2(lines, previousEnd, i, /^(?:FAILED|ERROR) (\S+)/),
+        spread: false,
+        line: i
+      })
+    );
+    previousEnd = i + 1;
+  }
+  return found;
+};
+var goTest = (lines) => {
+  let passed = 0;
+  let failed3 = 0;
+  let skipped = 0;
+  const names = [];
+  let last = -1;
+  let packages = 0;
+  let packagesWithoutTests = 0;
+  let failedPackages = 0;
+  let testsSincePackage = 0;
+  let uncounted = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    const test = /^\s*--- (PASS|FAIL|SKIP): (\S+) \(\d+(?:\.\d+)?s\)$/.exec(line2);
+    if (test !== null) {
+      if (test[1] === "PASS") passed++;
+      else if (test[1] === "SKIP") skipped++;
+      else {
+        failed3++;
+        names.push(test[2]);
+      }
+      testsSincePackage++;
+      last = i;
+      continue;
+    }
+    const pkg = /^(ok|FAIL|\?) *\t(\S+)(?:\t(.*)| (\[[a-z ]+\]))$/.exec(line2);
+    if (pkg === null) continue;
+    packages++;
+    const status = pkg[3] ?? pkg[4];
+    if (/\[no test files\]|\[no tests to run\]/.test(status)) packagesWithoutTests++;
+    else if (pkg[1] === "FAIL") failedPackages++;
+    else if (pkg[1] === "ok" && testsSincePackage === 0) uncounted = true;
+    testsSincePackage = 0;
+    last = i;
+  }
+  if (last < 0 || uncounted) return [];
+  const failures = Math.max(failed3, failedPackages);
+  if (passed + failures + skipped === 0 && (packages === 0 || packagesWithoutTests < packages)) return [];
+  return [
+    summary({
+      runner: "go test",
+      passed,
+      failed: failures,
+      skipped,
+      failedNames: names,
+      spread: true,
+      line: last
+    })
+  ];
+};
+var NEXTEST_WORDS = /* @__PURE__ */ new Set(["passed", "failed", "skipped", "timed out", "exec failed"]);
+var cargoTest = (lines) => {
+  const found = [];
+  let passed = 0;
+  let failed3 = 0;
+  let skipped = 0;
+  let last = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const result = /^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; \d+ measured; \d+ filtered out/.exec(
+      lines[i]
+    );
+    if (result !== null) {
+      passed += Number(result[1]);
+      failed3 += Number(result[2]);
+      skipped += Number(result[3]);
+      last = i;
+      continue;
+    }
+    const nextest = /^\s*Summary \[\s*\d+(?:\.\d+)?s\] \d+ tests? run: (.+)$/.exec(lines[i]);
+    const parts = nextest === null ? null : countWords(nextest[1].replace(/ \([^()]*\)/g, ""), ",", NEXTEST_WORDS);
+    if (parts?.has("passed") === true) {
+      found.push(
+        summary({
+          runner: "cargo-nextest",
+          passed: parts.get("passed"),
+          failed: (parts.get("failed") ?? 0) + (parts.get("timed out") ?? 0) + (parts.get("exec failed") ?? 0),
+          skipped: parts.get("skipped") ?? 0,
+          failedNames: namesIn2(lines, 0, i, /^\s*FAIL \[\s*\d+(?:\.\d+)?s\] (.+)$/),
+          spread: false,
+          line: i
+        })
+      );
+    }
+  }
+  if (last >= 0) {
+    found.push(
+      summary({
+        runner: "cargo test",
+        passed,
+        failed: failed3,
+        skipped,
+        failedNames: namesIn2(lines, 0, last, /^test (\S+) \.\.\. FAILED$/),
+        spread: true,
+        line: last
+      })
+    );
+  }
+  return found;
+};
+var surefire = (lines) => {
+  let run2 = 0;
+  let failed3 = 0;
+  let skipped = 0;
+  let last = -1;
+  const names = [];
+  let inList = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    const result = /^\[(?:INFO|WARNING|ERROR)\] Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)$/.exec(
+      line2
+    );
+    if (result !== null) {
+      run2 += Number(result[1]);
+      failed3 += Number(result[2]) + Number(result[3]);
+      skipped += Number(result[4]);
+      last = i;
+      inList = false;
+      continue;
+    }
+    if (/^\[INFO\] No tests to run\.$/.test(line2)) {
+      last = i;
+      continue;
+    }
+    if (/^\[ERROR\] (?:Failures|Errors): $|^\[ERROR\] (?:Failures|Errors):$/.test(line2)) {
+      inList = true;
+      continue;
+    }
+    if (inList) {
+      const name = /^\[ERROR\] {2,3}(?:Run \d+: )?([\w$.]+?)(?::\d+)?(?: |»|$)/.exec(line2);
+      if (name !== null) names.push(name[1]);
+      else if (!/^\[ERROR\] {4,}/.test(line2)) inList = false;
+    }
+  }
+  if (last < 0) return [];
+  return [
+    summary({
+      runner: "maven-surefire",
+      passed: Math.max(0, run2 - skipped - failed3),
+      failed: failed3,
+      skipped,
+      failedNames: names,
+      spread: true,
+      line: last
+    })
+  ];
+};
+var gradle2 = (lines) => {
+  const found = [];
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?$/.exec(lines[i]);
+    if (match === null) continue;
+    const completed = Number(match[1]);
+    const failed3 = Number(match[2]);
+    const skipped = Number(match[3] ?? 0);
+    found.push(
+      summary({
+        runner: "gradle",
+        passed: Math.max(0, completed - failed3 - skipped),
+        failed: failed3,
+        skipped,
+        failedNames: namesIn2(lines, 0, i, /^(\S.* > .+) FAILED$/).filter((n) => n.length < 2e3),
+        spread: false,
+        line: i
+      })
+    );
+  }
+  return found;
+};
+var rspec = (lines) => {
+  const found = [];
+  let previousEnd = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/.exec(
+      lines[i]
+    );
+    if (match === null) continue;
+    const examples = Number(match[1]);
+    const failed3 = Number(match[2]);
+    const pending = Number(match[3] ?? 0);
+    found.push(
+      summary({
+        runner: "rspec",
+        passed: Math.max(0, examples - failed3 - pending),
+        failed: failed3 + Number(match[4] ?? 0),
+        skipped: pending,
+        failedNames: namesIn2(lines, i + 1, lines.length, /^rspec \S+ # (.+)$/).concat(
+          namesIn2(lines, previousEnd, i, /^rspec \S+ # (.+)$/)
+        ),
+        spread: false,
+        line: i
+      })
+    );
+    previousEnd = i + 1;
+  }
+  return found;
+};
+var phpunit = (lines) => {
+  const found = [];
+  let previousEnd = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    if (/^No tests executed!$/.test(line2)) {
+      found.push(noTests("phpunit", i));
+      previousEnd = i + 1;
+      continue;
+    }
+    const ok2 = /^OK \((\d+) tests?, \d+ assertions?\)$/.exec(line2);
+    const mixed = /^Tests: (\d+), Assertions: \d+((?:, [A-Z][a-z]+(?: [A-Z][a-z]+)?: \d+)*)\.$/.exec(line2);
+    if (ok2 === null && mixed === null) continue;
+    const fields = /* @__PURE__ */ new Map();
+    for (const part of (mixed?.[2] ?? "").split(", ").filter((p) => p !== "")) {
+      const [key, value] = part.split(": ");
+      fields.set(key, Number(value));
+    }
+    const tests = Number((ok2 ?? mixed)[1]);
+    const failed3 = (fields.get("Errors") ?? 0) + (fields.get("Failures") ?? 0);
+    const skipped = (fields.get("Skipped") ?? 0) + (fields.get("Incomplete") ?? 0);
+    found.push(
+      summary({
+        runner: "phpunit",
+        passed: Math.max(0, tests - failed3 - skipped),
+        failed: failed3,
+        skipped,
+        failedNames: namesIn2(lines, previousEnd, i, /^\d+\) (\S+::\S+?)(?: with data set .*)?$/),
+        spread: false,
+        line: i
+      })
+    );
+    previousEnd = i + 1;
+  }
+  return found;
+};
+var dotnetTest = (lines) => {
+  let passed = 0;
+  let failed3 = 0;
+  let skipped = 0;
+  let last = -1;
+  const found = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    const project = /^(?:Passed|Failed)! +- Failed: +(\d+), Passed: +(\d+), Skipped: +(\d+), Total: +(\d+)/.exec(line2);
+    if (project !== null) {
+      failed3 += Number(project[1]);
+      passed += Number(project[2]);
+      skipped += Number(project[3]);
+      last = i;
+      continue;
+    }
+    const terminal = /^Test summary: total: (\d+), failed: (\d+), succeeded: (\d+), skipped: (\d+), duration: /.exec(line2);
+    if (terminal !== null) {
+      found.push(
+        summary({
+          runner: "dotnet test",
+          passed: Number(terminal[3]),
+          failed: Number(terminal[2]),
+          skipped: Number(terminal[4]),
+          failedNames: namesIn2(lines, 0, i, /^\s+Failed (\S+) \[/),
+          spread: false,
+          line: i
+        })
+      );
+    }
+  }
+  if (last >= 0) {
+    found.push(
+      summary({
+        runner: "dotnet test",
+        passed,
+        failed: failed3,
+        skipped,
+        failedNames: namesIn2(lines, 0, last, /^\s+Failed (\S+) \[/),
+        spread: true,
+        line: last
+      })
+    );
+  }
+  return found;
+};
+var RECOGNISERS = [
+  nodeTest,
+  vitest,
+  jest,
+  mocha,
+  ava,
+  pytest,
+  goTest,
+  cargoTest,
+  surefire,
+  gradle2,
+  rspec,
+  phpunit,
+  dotnetTest
+];
+
+// src/evidence/test-receipt.ts
+function receiptFromOutput(output2) {
+  if (output2.droppedBytes === 0) {
+    const found = readRunnerSummaries(outputLines(output2.head));
+    if (found.length === 0)
+      return { kind: "none", reason: "no test runner's summary was recognised in the output" };
+    return sumSummaries(found, true);
+  }
+  const cut = `the output was cut (${output2.droppedBytes} bytes in the middle not kept)`;
+  const inHead = readRunnerSummaries(outputLines(output2.head));
+  const newline = output2.tail.indexOf("\n");
+  const inTail = readRunnerSummaries(outputLines(newline < 0 ? "" : output2.tail.slice(newline + 1)));
+  if (inHead.length === 0 && inTail.length === 0) {
+    return { kind: "none", reason: `no test runner's summary was recognised in the kept output; ${cut}` };
+  }
+  if (inHead.length > 0 || inTail.length !== 1 || inTail[0].spread) {
+    return {
+      kind: "none",
+      reason: `${cut}, so a test runner's summary or counted lines may be missing: the counts would be a guess`
+    };
+  }
+  return sumSummaries(inTail, false);
+}
+function sumSummaries(summaries, whole) {
+  const passed = total(summaries, (s) => s.passed);
+  const failed3 = total(summaries, (s) => s.failed);
+  const names = [...new Set(summaries.flatMap((s) => s.failedNames))];
+  return {
+    kind: "counts",
+    runners: [...new Set([...summaries].sort((a, b) => a.line - b.line).map((s) => s.runner))],
+    source: "output",
+    ran: passed + failed3,
+    passed,
+    failed: failed3,
+    skipped: total(summaries, (s) => s.skipped),
+    failedNames: names.slice(0, RECEIPT_MAX_NAMES),
+    failedNamesComplete: names.length >= failed3 && names.length <= RECEIPT_MAX_NAMES && (whole || failed3 === 0)
+  };
+}
+function total(summaries, count3) {
+  return summaries.reduce((sum, summary2) => sum + count3(summary2), 0);
+}
+var NAMED_FILES = 10;
+function decideReceipt(output2, reports) {
+  if (reports === null) return receiptFromOutput(output2);
+  if (reports.truncated !== void 0) {
+    return {
+      kind: "none",
+      reason: `the search for test report files (${reports.patterns.join(", ")}) stopped early: ${reports.truncated}; counts from the files found would be partial`
+    };
+  }
+  const unreadable = reports.files.find((file2) => !file2.reading.ok);
+  if (unreadable !== void 0 && !unreadable.reading.ok) {
+    return { kind: "none", reason: `test report ${unreadable.path}: ${unreadable.reading.reason}` };
+  }
+  const read = reports.files.flatMap(
+    (file2) => file2.reading.ok ? [{ path: file2.path, counts: file2.reading.counts }] : []
+  );
+  if (read.length > 0) {
+    const passed = read.reduce((sum, file2) => sum + file2.counts.passed, 0);
+    const failed3 = read.reduce((sum, file2) => sum + file2.counts.failed, 0);
+    const names = [...new Set(read.flatMap((file2) => file2.counts.failedNames))];
+    const named = read.reduce((sum, file2) => sum + file2.counts.failedNamed, 0);
+    return {
+      kind: "counts",
+      runners: [...new Set(read.map((file2) => file2.counts.format))],
+      source: "reports",
+      files: read.slice(0, NAMED_FILES).map((file2) => file2.path),
+      ran: passed + failed3,
+      passed,
+      failed: failed3,
+      skipped: read.reduce((sum, file2) => sum + file2.counts.skipped, 0),
+      failedNames: names.slice(0, RECEIPT_MAX_NAMES),
+      failedNamesComplete: named >= failed3 && names.length <= RECEIPT_MAX_NAMES && names.length >= failed3
+    };
+  }
+  const fromOutput = receiptFromOutput(output2);
+  if (fromOutput.kind === "counts") return fromOutput;
+  const over = reports.passedOver.slice(0, 3).map((file2) => `${file2.path}: ${file2.reason}`);
+  return {
+    kind: "none",
+    reason: `no report file the command wrote matched test-reports (${reports.patterns.join(", ")})${over.length > 0 ? `; passed over ${over.join("; ")}` : ""}, and ${fromOutput.reason}`
+  };
+}
+
+// src/evidence/test-report-files.ts
+import { constants as constants3 } from "node:fs";
+import { lstat as lstat3, open as open3, readdir, realpath as realpath2 } from "node:fs/promises";
+import { join as join15, sep as sep5 } from "node:path";
+
+// src/evidence/test-reports.ts
+function readTestReport(text2) {
+  const body = text2.replace(/^\uFEFF/, "").trimStart();
+  return body.startsWith("<") ? readJUnitXml(body) : readTap(body);
+}
+var parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: true,
+  htmlEntities: false,
+  isArray: (name) => name === "testsuite" || name === "testcase" || name === "testsuites"
+});
+function readJUnitXml(text2) {
+  if (/<!DOCTYPE/i.test(text2)) return { ok: false, reason: "a JUnit XML report with a DOCTYPE is not read" };
+  const valid2 = XMLValidator.validate(text2);
+  if (valid2 !== true) {
+    return { ok: false, reason: `not well-formed XML (line ${valid2.err.line}: ${valid2.err.msg})` };
+  }
+  let root;
+  try {
+    root = parser.parse(text2);
+  } catch (error63) {
+    return {
+      ok: false,
+      reason: `not readable XML: ${error63 instanceof Error ? error63.message : String(error63)}`
+    };
+  }
+  const suites = [...children(root, "testsuites"), ...children(root, "testsuite")];
+  if (suites.length === 0) return { ok: false, reason: "no <testsuites> or <testsuite> element" };
+  const tally = { passed: 0, failed: 0, skipped: 0, names: [], cases: 0 };
+  for (const suite of suites) countCases(suite, tally);
+  if (tally.cases > 0) {
+    tally.failed += suites.reduce((sum, suite) => sum + unshownFailures(suite).extra, 0);
+    return {
+      ok: true,
+      counts: {
+        format: "junit-xml",
+        passed: tally.passed,
+        failed: tally.failed,
+        skipped: tally.skipped,
+        failedNames: [...new Set(tally.names)].slice(0, RECEIPT_MAX_NAMES),
+        failedNamed: tally.failed
+      }
+    };
+  }
+  return suiteAttributes(suites);
+}
+function children(node3, name) {
+  const value = node3[name];
+  if (value === void 0) return [];
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((item) => typeof item === "object" && item !== null ? item : {});
+}
+function countCases(node3, tally) {
+  for (const testCase of children(node3, "testcase")) {
+    tally.cases++;
+    if ("failure" in testCase || "error" in testCase) {
+      tally.failed++;
+      const name = attribute(testCase, "name") ?? "(unnamed)";
+      const className = attribute(testCase, "classname");
+      tally.names.push(className !== void 0 && className !== "" ? `${className}.${name}` : name);
+    } else if ("skipped" in testCase) {
+      tally.skipped++;
+    } else {
+      tally.passed++;
+    }
+  }
+  for (const nested of [...children(node3, "testsuite"), ...children(node3, "testsuites")]) {
+    countCases(nested, tally);
+  }
+}
+function unshownFailures(node3) {
+  let total2 = children(node3, "testcase").filter((c) => "failure" in c || "error" in c).length;
+  let extra = 0;
+  for (const nested of [...children(node3, "testsuite"), ...children(node3, "testsuites")]) {
+    const inner = unshownFailures(nested);
+    total2 += inner.total;
+    extra += inner.extra;
+  }
+  const declared = ["failures", "errors"].reduce((sum, name) => {
+    const value = attribute(node3, name);
+    return sum + (value !== void 0 && /^\d+$/.test(value) ? Number(value) : 0);
+  }, 0);
+  const own2 = Math.max(0, declared - total2);
+  return { total: total2 + own2, extra: extra + own2 };
+}
+function attribute(node3, name) {
+  const value = node3[`@_${name}`];
+  return typeof value === "string" ? value : void 0;
+}
+function suiteAttributes(suites) {
+  let tests = 0;
+  let failed3 = 0;
+  let skipped = 0;
+  for (const suite of suites) {
+    const count3 = (name) => {
+      const value = attribute(suite, name);
+      if (value === void 0) return 0;
+      return /^\d+$/.test(value) ? Number(value) : null;
+    };
+    const values = [count3("tests"), count3("failures"), count3("errors"), count3("skipped"), count3("disabled")];
+    if (values.some((value) => value === null) || attribute(suite, "tests") === void 0) {
+      return { ok: false, reason: "no <testcase> element and no readable tests attribute" };
+    }
+    const [t, f, e, s, d] = values;
+    tests += t;
+    failed3 += f + e;
+    skipped += s + d;
+  }
+  return {
+    ok: true,
+    counts: {
+      format: "junit-xml",
+      passed: Math.max(0, tests - failed3 - skipped),
+      failed: failed3,
+      skipped,
+      failedNames: [],
+      failedNamed: 0
+    }
+  };
+}
+function readTap(text2) {
+  let planned = null;
+  let seen = 0;
+  let passed = 0;
+  let failed3 = 0;
+  let skipped = 0;
+  const names = [];
+  for (const raw2 of text2.split("\n")) {
+    const line2 = raw2.replace(/\r$/, "");
+    if (/^Bail out!/.test(line2)) return { ok: false, reason: "the TAP stream bailed out" };
+    const plan = /^1\.\.(\d+)(?:\s*#.*)?$/.exec(line2);
+    if (plan !== null) {
+      planned = Number(plan[1]);
+      continue;
+    }
+    const test = /^(not )?ok\b(?: (\d+))?(?: -)?(?: ([^#]*?))?\s*(?:# *(skip|todo)\S*.*)?$/i.exec(line2);
+    if (test === null) continue;
+    seen++;
+    const directive = test[4]?.toLowerCase();
+    if (directive !== void 0) skipped++;
+    else if (test[1] !== void 0) {
+      failed3++;
+      names.push((test[3] ?? "").trim() || `test ${test[2] ?? seen}`);
+    } else passed++;
+  }
+  if (planned === null) {
+    if (seen === 0) return { ok: false, reason: "no TAP plan and no test line" };
+    return { ok: false, reason: "the TAP stream has no plan (1..N): it may be cut off" };
+  }
+  if (seen !== planned) {
+    return { ok: false, reason: `the TAP plan says ${planned} tests and ${seen} were reported` };
+  }
+  return {
+    ok: true,
+    counts: {
+      format: "tap",
+      passed,
+      failed: failed3,
+      skipped,
+      failedNames: [...new Set(names)].slice(0, RECEIPT_MAX_NAMES),
+      failedNamed: failed3
+    }
+  };
+}
+
+// src/evidence/test-report-files.ts
+var MAX_REPORT_FILES = 200;
+var MAX_REPORT_BYTES = 16 * 1024 * 1024;
+var MAX_ENTRIES = 5e4;
+var MAX_DEPTH3 = 16;
+var CLOCK_SLACK_MS = 100;
+function patternRegExp(pattern) {
+  const segments3 = pattern.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const parts = segments3.map((segment, index) => {
+    const last = index === segments3.length - 1;
+    if (segment === "**") return last ? ".*" : "(?:[^/]+/)*";
+    const body = segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]");
+    return last ? body : `${body}/`;
+  });
+  return new RegExp(`^${parts.join("")}$`);
+}
+function fixedPrefix(pattern) {
+  const segments3 = pattern.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const fixed2 = [];
+  for (const segment of segments3.slice(0, -1)) {
+    if (/[*?]/.test(segment)) break;
+    fixed2.push(segment);
+  }
+  return fixed2;
+}
+async function readTestReportFiles(cwd, patterns, startedAtMs) {
+  const matched = /* @__PURE__ */ new Set();
+  let budget = MAX_ENTRIES;
+  let truncated;
+  const stop = (reason) => {
+    truncated ??= reason;
+  };
+  const root = await realpath2(cwd).catch(() => null);
+  for (const pattern of patterns) {
+    if (testReportsPatternProblem(pattern) !== null) continue;
+    const regExp = patternRegExp(pattern.trim());
+    const start = fixedPrefix(pattern.trim());
+    const segments3 = pattern.trim().split("/").filter((segment) => segment !== "" && segment !== ".");
+    const deepest = segments3.includes("**") ? Number.POSITIVE_INFINITY : segments3.length - 1;
+    const walk = async (relative17, depth) => {
+      if (budget <= 0) return stop(`over ${MAX_ENTRIES} directory entries looked at`);
+      if (matched.size >= MAX_REPORT_FILES)
+        return stop(`${MAX_REPORT_FILES} report files matched, the most read`);
+      if (depth > MAX_DEPTH3) return stop(`${relative17} is deeper than ${MAX_DEPTH3} folders`);
+      let entries;
+      try {
+        entries = await readdir(join15(cwd, relative17), { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
+        if (--budget <= 0) return stop(`over ${MAX_ENTRIES} directory entries looked at`);
+        if (matched.size >= MAX_REPORT_FILES)
+          return stop(`${MAX_REPORT_FILES} report files matched, the most read`);
+        const path2 = relative17 === "" ? entry.name : `${relative17}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if ((entry.name === ".git" || entry.name === "node_modules") && !pattern.includes(entry.name))
+            continue;
+          if (path2.split("/").length > deepest) continue;
+          await walk(path2, depth + 1);
+        } else if (regExp.test(path2)) {
+          matched.add(path2);
+        }
+      }
+    };
+    const from = await realpath2(join15(cwd, ...start)).catch(() => null);
+    if (root === null || from === null || from !== root && !from.startsWith(`${root}${sep5}`)) continue;
+    await walk(start.join("/"), 0);
+  }
+  const files = [];
+  const passedOver = [];
+  for (const path2 of [...matched].sort()) {
+    const full = join15(cwd, path2);
+    try {
+      const stat4 = await lstat3(full);
+      if (stat4.isSymbolicLink()) {
+        passedOver.push({ path: path2, reason: "a symbolic link (not followed)" });
+      } else if (!stat4.isFile()) {
+        passedOver.push({ path: path2, reason: "not a regular file" });
+      } else if (stat4.mtimeMs < startedAtMs - CLOCK_SLACK_MS) {
+        passedOver.push({ path: path2, reason: "older than the verify command (not written by it)" });
+      } else if (stat4.size > MAX_REPORT_BYTES) {
+        files.push({
+          path: path2,
+          reading: { ok: false, reason: `${stat4.size} bytes, over the ${MAX_REPORT_BYTES}-byte limit` }
+        });
+      } else {
+        const text2 = await readBounded2(full, stat4, root);
+        files.push(
+          typeof text2 === "string" ? { path: path2, reading: readTestReport(text2) } : { path: path2, reading: { ok: false, reason: text2.refused } }
+        );
+      }
+    } catch (error63) {
+      files.push({
+        path: path2,
+        reading: {
+          ok: false,
+          reason: `could not be read: ${error63 instanceof Error ? error63.message : String(error63)}`
+        }
+      });
+    }
+  }
+  return { patterns, files, passedOver, ...truncated !== void 0 ? { truncated } : {} };
+}
+async function readBounded2(path2, checked, root) {
+  const real2 = await realpath2(path2);
+  if (root === null || !real2.startsWith(`${root}${sep5}`)) {
+    return { refused: "its real path leads outside the command's directory (not read)" };
+  }
+  const handle2 = await open3(real2, constants3.O_RDONLY | constants3.O_NOFOLLOW);
+  try {
+    const opened = await handle2.stat();
+    if (!opened.isFile() || opened.dev !== checked.dev || opened.ino !== checked.ino) {
+      return { refused: "it changed between being checked and being opened (not read)" };
+    }
+    const buffer = Buffer.alloc(Math.min(checked.size, MAX_REPORT_BYTES));
+    const { bytesRead } = await handle2.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await handle2.close();
+  }
+}
+
+// src/evidence/verify-cache.ts
+function verifyCacheKey(verify, tree) {
+  return {
+    tree,
+    command: verify.command,
+    cwd: verify.cwd,
+    expectExit: verify.expectExit,
+    outputMatches: verify.outputMatches?.source ?? null,
+    repeat: Math.max(1, Math.floor(verify.repeat ?? 1))
+  };
+}
+var VerifyCache = class _VerifyCache {
+  entries = /* @__PURE__ */ new Map();
+  static id(key) {
+    return JSON.stringify([key.tree, key.command, key.cwd, key.expectExit, key.outputMatches, key.repeat]);
+  }
+  /** The first recorded result for `key` and the node it was recorded for. */
+  lookup(key) {
+    return this.entries.get(_VerifyCache.id(key));
+  }
+  /** Records `evidence` for `key` unless a result is already recorded (the first one stands). */
+  record(key, nodeId, evidence) {
+    const id2 = _VerifyCache.id(key);
+    if (!this.entries.has(id2)) this.entries.set(id2, { nodeId, evidence });
+  }
+};
+
+// src/evidence/verify-output.ts
+var VERIFY_TAIL_BYTES = 4096;
+var NOTE_ROOM = 256;
+var OUTPUT_MATCHES_CAP_BYTES = 16 * 1024 * 1024;
+var RECEIPT_OUTPUT_BYTES = 1024 * 1024;
+var PATTERN_QUOTE_CHARS = 120;
+var NEWLINE2 = Buffer.from("\n");
+var VerifyOutput = class {
+  constructor(pattern) {
+    this.pattern = pattern;
+    this.full = pattern !== void 0 ? new BoundedOutput(OUTPUT_MATCHES_CAP_BYTES) : null;
+    this.receiptOutput = this.full ?? new BoundedOutput(RECEIPT_OUTPUT_BYTES);
+  }
+  pattern;
+  tail = new OutputTail(VERIFY_TAIL_BYTES - NOTE_ROOM);
+  /** The full output, buffered only when a pattern will search it. */
+  full;
+  /**
+   * The output a test receipt is read from: its own bounded buffer, or — with `output_matches` — the
+   * pattern's (one copy of the output, not two: a large output's cost is in the copying).
+   */
+  receiptOutput;
+  lastWasUnterminated = false;
+  /** Takes one piece of the command's output (the seam's `onOutput`). */
+  piece(piece) {
+    this.push(piece.bytes);
+    this.lastWasUnterminated = piece.kind === "last";
+    if (this.lastWasUnterminated) this.push(NEWLINE2);
+  }
+  /**
+   * Searches the collected output once: `{pattern, matched}`, plus `truncated: true` when bytes were
+   * dropped; `undefined` without a pattern. Call once, after the command ended.
+   */
+  judge() {
+    if (this.pattern === void 0 || this.full === null) return void 0;
+    if (this.lastWasUnterminated) this.full.dropFinalNewline();
+    const matched = searchPattern(this.pattern, this.full.text());
+    return {
+      pattern: this.pattern.source,
+      matched,
+      ...this.full.droppedBytes > 0 ? { truncated: true } : {}
+    };
+  }
+  /**
+   * The evidence's output tail: `treeNote`, the kept tail of the output, the notes about `judged`, and
+   * `note`, at most {@link VERIFY_TAIL_BYTES} bytes in all (the end is kept).
+   */
+  evidenceTail(treeNote, judged, note) {
+    return boundedTail([treeNote, this.tail.text(), ...this.matchNotes(judged), note]);
+  }
+  /** The output kept for the test receipt: all of it, or its head and tail with the count dropped between. */
+  keptForReceipt() {
+    return { ...this.receiptOutput.pieces(), droppedBytes: this.receiptOutput.droppedBytes };
+  }
+  push(bytes) {
+    this.tail.push(bytes);
+    this.receiptOutput.push(bytes);
+  }
+  /** The tail's notes about `output_matches`: what was not searched, and that the output did not match. */
+  matchNotes(judged) {
+    if (judged === void 0 || this.full === null) return [];
+    const notes = [];
+    if (judged.truncated === true) {
+      const half = OUTPUT_MATCHES_CAP_BYTES / 2 / (1024 * 1024);
+      notes.push(
+        `[evidence-gate] output_matches searched a truncated output: the first and last ${half} MiB of ${this.full.totalBytes} bytes (${this.full.droppedBytes} bytes between them not searched)`
+      );
+    }
+    if (!judged.matched) {
+      notes.push(`[evidence-gate] output did not match /${quotePattern(judged.pattern)}/`);
+    }
+    return notes;
+  }
+};
+function quotePattern(source) {
+  const flat2 = source.replace(/\r?\n/g, "\\n");
+  return flat2.length > PATTERN_QUOTE_CHARS ? `${flat2.slice(0, PATTERN_QUOTE_CHARS - 1)}\u2026` : flat2;
+}
+function boundedTail(parts) {
+  const text2 = parts.filter((p) => p !== null && p.length > 0).join("\n");
+  const bytes = Buffer.from(text2, "utf8");
+  if (bytes.length <= VERIFY_TAIL_BYTES) return text2;
+  let start = bytes.length - VERIFY_TAIL_BYTES;
+  while (start < bytes.length && (bytes[start] & 192) === 128) start++;
+  return bytes.subarray(start).toString("utf8");
+}
+
+// src/evidence/evidence-gaps.ts
+import { createHash as createHash5 } from "node:crypto";
+import { lstat as lstat4, readdir as readdir2, readFile as readFile3 } from "node:fs/promises";
+import { join as join16 } from "node:path";
+var DEFAULT_MAX_FILTERED_FILES = 2e3;
+var MAX_GAP_EXAMPLES = 10;
+var CHECK_ATTR_BATCH_BYTES = 64 * 1024;
+var ATTRIBUTES = ["ident", "eol", "text", "filter", "working-tree-encoding"];
+var options2 = (cwd, context) => ({
+  cwd,
+  ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
+  ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
+  set: {
+    GIT_OPTIONAL_LOCKS: "0",
+    ...context.treeIndex !== void 0 ? { GIT_INDEX_FILE: context.treeIndex } : {}
+  }
+});
+async function gitBytes(args, cwd, context) {
+  const chunks = [];
+  await gitStream(args, { ...options2(cwd, context), onStdout: (chunk) => chunks.push(chunk) });
+  return Buffer.concat(chunks);
+}
+async function evidenceGaps(root, tree, context = {}) {
+  const [dirtySubmodules, unrepresentedFiles] = await Promise.all([
+    findDirtySubmodules(root, context).catch(
+      (error63) => error63 instanceof Error ? error63 : new Error(String(error63))
+    ),
+    findUnrepresentedFiles(root, tree, context).catch(
+      (error63) => ({
+        total: null,
+        examples: [],
+        note: `the working tree could not be compared with the evidence tree: ${messageOf3(error63)}`
+      })
+    )
+  ]);
+  if (dirtySubmodules instanceof Error) {
+    const note = `the submodules could not be checked: ${dirtySubmodules.message}`;
+    return {
+      dirtySubmodules: [],
+      unrepresentedFiles: {
+        total: null,
+        examples: unrepresentedFiles?.examples ?? [],
+        note: unrepresentedFiles?.note !== void 0 ? `${note}; ${unrepresentedFiles.note}` : note
+      }
+    };
+  }
+  return { dirtySubmodules, unrepresentedFiles };
+}
+async function findDirtySubmodules(root, context = {}) {
+  const ignore = onTrustedGit(root) ? "dirty" : "none";
+  const out = await gitBytes(
+    ["status", "--porcelain=v2", "-z", `--ignore-submodules=${ignore}`, "--untracked-files=no"],
+    root,
+    context
+  );
+  const fields = nulFields(out);
+  const dirty = [];
+  for (let i = 0; i < fields.length; i++) {
+    const entry = fields[i];
+    const kind = entry[0];
+    const before = kind === "1" ? 8 : kind === "2" ? 9 : kind === "u" ? 10 : -1;
+    if (kind === "2") i++;
+    if (before < 0) continue;
+    const parts = entry.split(" ");
+    const sub = parts[2] ?? "";
+    if (!sub.startsWith("S") || sub === "S...") continue;
+    const path2 = parts.slice(before).join(" ");
+    if (dirty.length < MAX_GAP_EXAMPLES) dirty.push(path2);
+  }
+  for (const path2 of await filledUncheckedOutSubmodules(root, context)) {
+    if (dirty.length < MAX_GAP_EXAMPLES && !dirty.includes(path2)) dirty.push(path2);
+  }
+  return dirty;
+}
+async function filledUncheckedOutSubmodules(root, context) {
+  if (context.treeIndex === void 0) return [];
+  const gitlinks = gitlinkPaths(await readFile3(context.treeIndex));
+  if (gitlinks === null) throw new Error(`the tree's index ${context.treeIndex} is not one this reads`);
+  const filled = [];
+  for (const path2 of gitlinks) {
+    let entries;
+    try {
+      entries = await readdir2(join16(root, path2));
+    } catch {
+      continue;
+    }
+    if (entries.length > 0 && !entries.includes(".git")) filled.push(path2);
+  }
+  return filled;
+}
+async function findUnrepresentedFiles(root, tree, context = {}) {
+  const max = context.maxFilteredFiles ?? DEFAULT_MAX_FILTERED_FILES;
+  const listing = nulFields(await gitBytes(["ls-tree", "-r", "-z", "--full-tree", tree], root, context));
+  const blobs = /* @__PURE__ */ new Map();
+  for (const record2 of listing) {
+    const tab = record2.indexOf("	");
+    const [mode, type, id2] = record2.slice(0, tab).split(" ");
+    if (type === "blob" && (mode === "100644" || mode === "100755") && id2 !== void 0) {
+      blobs.set(record2.slice(tab + 1), id2);
+    }
+  }
+  const overlay = context.indexOverlay;
+  const candidates = [...blobs.keys()].filter((path2) => overlay === void 0 || !overlay.covers(path2));
+  const attributed = await convertingFiles(root, candidates, context);
+  if (attributed.size === 0) return null;
+  const smudgeIsIdentity = await checkoutKeepsLf(root, context);
+  const unrepresented = [];
+  let filtered = 0;
+  for (const path2 of [...attributed.keys()].sort()) {
+    const id2 = blobs.get(path2);
+    let raw2;
+    try {
+      raw2 = (await lstat4(`${root}/${path2}`)).isFile() ? await readFile3(`${root}/${path2}`) : null;
+    } catch {
+      raw2 = null;
+    }
+    if (raw2 === null) {
+      unrepresented.push(path2);
+      continue;
+    }
+    if (attributed.get(path2) === "text-only" && smudgeIsIdentity && blobId(raw2, id2.length) === id2) continue;
+    if (++filtered > max) {
+      return {
+        total: null,
+        examples: unrepresented.slice(0, MAX_GAP_EXAMPLES),
+        note: `more than ${max} files with .gitattributes conversions (the bound); they were not all compared`
+      };
+    }
+    const checkedOut = await gitBytes(["cat-file", "--filters", `${tree}:${path2}`], root, context);
+    if (!checkedOut.equals(raw2)) unrepresented.push(path2);
+  }
+  if (unrepresented.length === 0) return null;
+  return { total: unrepresented.length, examples: unrepresented.slice(0, MAX_GAP_EXAMPLES) };
+}
+async function convertingFiles(root, paths, context) {
+  const found = /* @__PURE__ */ new Map();
+  let start = 0;
+  while (start < paths.length) {
+    let end = start;
+    let bytes = 0;
+    while (end < paths.length && (end === start || bytes + paths[end].length < CHECK_ATTR_BATCH_BYTES)) {
+      bytes += paths[end].length + 1;
+      end++;
+    }
+    const fields = nulFields(
+      await gitBytes(["check-attr", "-z", ...ATTRIBUTES, "--", ...paths.slice(start, end)], root, context)
+    );
+    for (let i = 0; i + 2 < fields.length; i += 3) {
+      const path2 = fields[i];
+      const attribute2 = fields[i + 1];
+      const info2 = fields[i + 2];
+      if (info2 === "unspecified" || info2 === "unset") continue;
+      let kind;
+      if (attribute2 === "text" || attribute2 === "eol" && info2 === "lf") kind = "text-only";
+      else if (attribute2 === "filter" && info2 === "set")
+        continue;
+      else kind = "converting";
+      if (found.get(path2) !== "converting") found.set(path2, kind);
+    }
+    start = end;
+  }
+  return found;
+}
+async function checkoutKeepsLf(root, context) {
+  const value = async (key) => {
+    try {
+      return (await git(["config", "--get", key], options2(root, context))).trim().toLowerCase();
+    } catch {
+      return "";
+    }
+  };
+  const [autocrlf, eol] = await Promise.all([value("core.autocrlf"), value("core.eol")]);
+  return autocrlf !== "true" && eol !== "crlf";
+}
+function blobId(content, idLength) {
+  const hash2 = createHash5(idLength === 64 ? "sha256" : "sha1");
+  hash2.update(`blob ${content.length}\0`);
+  hash2.update(content);
+  return hash2.digest("hex");
+}
+function messageOf3(error63) {
+  return error63 instanceof Error ? error63.message : String(error63);
+}
+
+// src/evidence/verify-snapshot.ts
+async function snapshotBeforeVerify(cwd, context, ignoredFiles) {
+  let taken = null;
+  let treeNote = null;
+  try {
+    taken = await withWorkingTreeIndex(cwd, context, async (scope) => {
+      const tree2 = await scope.git(["write-tree"]);
+      return {
+        tree: tree2,
+        root: scope.root,
+        gaps: await gapFields(scope.root, tree2, { ...context, treeIndex: scope.indexFile })
+      };
+    });
+  } catch (error63) {
+    treeNote = `[evidence-gate] no evidence tree: ${error63 instanceof Error ? error63.message : String(error63)}`;
+  }
+  const tree = taken?.tree ?? null;
+  const gaps = taken?.gaps ?? {};
+  if (ignoredFiles === void 0) return { tree, treeNote, gaps, ignored: {}, before: null };
+  const before = await ignoredFilesFingerprint(cwd, {
+    ...context,
+    ...taken !== null ? { root: taken.root } : {},
+    ...ignoredFiles.exclude !== void 0 ? { exclude: ignoredFiles.exclude } : {},
+    ...ignoredFiles.excludeRunDirectoriesUnder !== void 0 ? { excludeRunDirectoriesUnder: ignoredFiles.excludeRunDirectoriesUnder } : {}
+  });
+  const ignored = ignoredFields(compareIgnoredFiles(ignoredFiles.baseline, before));
+  return { tree, treeNote, gaps, ignored, before };
+}
+function ranOnTheTreeAlone(evidence) {
+  const ignoredClean = evidence.ignoredFiles === void 0 || evidence.ignoredFiles === "unchanged";
+  const gaps = (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== void 0 || evidence.changedWhileRunning !== void 0;
+  return ignoredClean && !gaps;
+}
+async function gapFields(root, tree, context) {
+  const found = await evidenceGaps(root, tree, context);
+  return {
+    ...found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {},
+    ...found.unrepresentedFiles !== null ? { unrepresentedFiles: found.unrepresentedFiles } : {}
+  };
+}
+var CHANGED_EXAMPLES = 10;
+async function changedWhileRunning(cwd, tree, context) {
+  try {
+    const { tree: after, root } = await evidenceTreeAndRoot(cwd, context);
+    if (after === tree) return null;
+    const listed2 = await git(
+      ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--diff-filter=MDT", tree, after],
+      gitOptions(root, context)
+    );
+    const paths = listed2.split("\0").filter((path2) => path2 !== "");
+    if (paths.length === 0) return null;
+    return { total: paths.length, examples: paths.slice(0, CHANGED_EXAMPLES) };
+  } catch (error63) {
+    const note = `the working tree after the command could not be compared with the evidence tree: ${error63 instanceof Error ? error63.message : String(error63)}`;
+    return { total: null, examples: [], note };
+  }
+}
+function ignoredFields(comparison) {
+  switch (comparison.kind) {
+    case "unchanged":
+      return { ignoredFiles: "unchanged" };
+    case "changed":
+      return {
+        ignoredFiles: "changed",
+        ignoredFilesChanges: {
+          total: comparison.total,
+          examples: comparison.examples.map((e) => ({ path: e.path, change: e.change })),
+          ...comparison.note !== void 0 ? { note: comparison.note } : {}
+        }
+      };
+    case "unknown":
+      return { ignoredFiles: "unknown", ignoredFilesReason: comparison.reason };
+    default:
+      return unreachable(comparison);
+  }
+}
+
+// src/evidence/verify.ts
+function receiptSettingsOf(policy, given = []) {
+  const reports = [.../* @__PURE__ */ new Set([...policy?.testReports ?? [], ...given])];
+  return {
+    ...reports.length > 0 ? { reports } : {},
+    ...policy?.requireTests === true ? { requireTests: true } : {}
+  };
+}
+async function runVerify(options3) {
+  return (await measureAndRun(options3)).evidence;
+}
+async function measureAndRun(options3) {
+  const gitContext = {
+    baseEnv: options3.env,
+    knownSecrets: options3.knownSecrets,
+    ...options3.indexOverlay !== void 0 ? { indexOverlay: options3.indexOverlay } : {}
+  };
+  const snapshot = await snapshotBeforeVerify(options3.cwd, gitContext, options3.ignoredFiles);
+  const { tree, before } = snapshot;
+  const key = tree !== null ? verifyCacheKey(options3, tree) : null;
+  if (options3.reuse && key !== null && ranOnTheTreeAlone({ ...snapshot.gaps, ...snapshot.ignored })) {
+    const earlier = options3.reuse.cache.lookup(key);
+    if (earlier !== void 0 && ranOnTheTreeAlone(earlier.evidence)) {
+      return {
+        evidence: { ...earlier.evidence, ...snapshot.ignored, reusedFrom: earlier.nodeId },
+        before,
+        ran: false
+      };
+    }
+  }
+  const runs = [];
+  const wanted = Math.max(1, Math.floor(options3.repeat ?? 1));
+  for (let run2 = 1; run2 <= wanted; run2++) {
+    runs.push(await runOnce(options3, snapshot, tree));
+    if (options3.signal?.aborted === true || runs[runs.length - 1]?.outcome === "spawn_failed") break;
+  }
+  const combined = wanted === 1 ? runs[0] : combineRepeats(runs);
+  options3.beforeReread?.();
+  const changed = combined.outcome === "passed" && tree !== null ? await changedWhileRunning(options3.cwd, tree, gitContext) : null;
+  const evidence = changed !== null ? { ...combined, changedWhileRunning: changed } : combined;
+  if (options3.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
+    options3.reuse.cache.record(key, options3.reuse.nodeId, evidence);
+  }
+  return { evidence, before, ran: true };
+}
+async function runOnce(options3, snapshot, tree) {
+  const output2 = new VerifyOutput(options3.outputMatches);
+  const identity = currentChildIdentity();
+  const startedAtMs = Date.now();
+  const result = await runProcess({
+    command: trustedCommand("sh", "/bin/sh"),
+    args: ["-e", "-c", options3.command],
+    cwd: options3.cwd,
+    // PR code: run as the separate user when the run has one, and nothing it starts outlives it.
+    prCode: true,
+    env: buildChildEnv({
+      base: options3.env,
+      child: { kind: "verify" },
+      passThrough: options3.passThrough,
+      knownSecrets: options3.knownSecrets,
+      // As the separate user, the build's home is that user's own (the runner's is not writable for it).
+      ...identity !== null ? { set: { HOME: identity.home } } : {}
+    }),
+    timeoutMs: options3.timeoutMs,
+    // Both streams arrive here as runs of whole lines, interleaved in arrival order; the seam's own
+    // per-stream tails are not used, so keep them small.
+    tailBytes: 1024,
+    onOutput: (piece) => output2.piece(piece),
+    ...options3.echo !== void 0 ? { echo: options3.echo } : {},
+    ...options3.signal !== void 0 ? { signal: options3.signal } : {}
+  });
+  const outputMatches = output2.judge();
+  const reports = options3.receipts?.reports ?? [];
+  const receipt = result.kind === "exited" ? decideReceipt(
+    output2.keptForReceipt(),
+    reports.length > 0 ? await readTestReportFiles(options3.cwd, reports, startedAtMs) : null
+  ) : void 0;
+  const judged = judgeResult(result, {
+    base: {
+      command: options3.command,
+      cwd: options3.cwd,
+      expectExit: options3.expectExit,
+      durationMs: result.durationMs,
+      evidenceTree: tree,
+      ...snapshot.gaps,
+      ...snapshot.ignored,
+      ...outputMatches !== void 0 ? { outputMatches } : {}
+    },
+    tail: (note) => output2.evidenceTail(snapshot.treeNote, outputMatches, withLeftBehind(note, result))
+  });
+  return {
+    ...judged,
+    ...receipt !== void 0 ? { receipt } : {},
+    ...options3.receipts?.requireTests === true ? { testsRequired: true } : {}
+  };
+}
+function combineRepeats(runs) {
+  const passed = runs.filter((run2) => run2.outcome === "passed").length;
+  const shown2 = runs.find((run2) => run2.outcome !== "passed") ?? runs[runs.length - 1];
+  if (shown2 === void 0) throw new Error("combineRepeats: no run to combine");
+  const receipts = runs.flatMap((run2) => run2.receipt !== void 0 ? [run2.receipt] : []);
+  const receipt = receipts.find((r) => r.kind === "counts" && r.failed > 0) ?? receipts.find((r) => r.kind === "counts" && r.ran === 0) ?? receipts.find((r) => r.kind === "none") ?? shown2.receipt;
+  return {
+    ...shown2,
+    ...receipt !== void 0 ? { receipt } : {},
+    durationMs: runs.reduce((sum, run2) => sum + run2.durationMs, 0),
+    repeat: { runs: runs.length, passed }
+  };
+}
+function withLeftBehind(note, result) {
+  const left = result.kind === "spawn_failed" ? 0 : result.leftBehind ?? 0;
+  if (left === 0) return note;
+  const line2 = `[evidence-gate] ${left} process${left === 1 ? "" : "es"} the command left running (background, setsid or double-forked) ${left === 1 ? "was" : "were"} killed when it ended`;
+  return note === null ? line2 : `${note}
+${line2}`;
+}
+function judgeResult(result, parts) {
+  const { base, tail } = parts;
+  switch (result.kind) {
+    case "exited":
+      return {
+        ...base,
+        exitCode: result.exitCode,
+        outcome: result.exitCode === base.expectExit && base.outputMatches?.matched !== false ? "passed" : "failed",
+        outputTail: tail(null)
+      };
+    case "signalled":
+      return {
+        ...base,
+        exitCode: null,
+        outcome: "failed",
+        outputTail: tail(`[evidence-gate] the command was killed by ${result.signal}`)
+      };
+    case "cancelled":
+      return {
+        ...base,
+        exitCode: null,
+        outcome: "failed",
+        outputTail: tail("[evidence-gate] the command was cancelled (the run stopped) before it finished")
+      };
+    case "timed_out":
+      return {
+        ...base,
+        exitCode: null,
+        outcome: "timed_out",
+        outputTail: tail(
+          `[evidence-gate] timed out after ${result.timeoutMs} ms; its process group was killed`
+        )
+      };
+    case "spawn_failed":
+      return {
+        ...base,
+        exitCode: null,
+        outcome: "spawn_failed",
+        outputTail: tail(`[evidence-gate] the command could not start: ${result.message}`)
+      };
+    default:
+      return unreachable(result);
+  }
+}
+var VerifyQueue = class {
+  constructor(settings) {
+    this.settings = settings;
+    this.cache = settings.cache ?? new VerifyCache();
+    this.ignoredBaseline = settings.ignoredFiles?.baseline ?? null;
+  }
+  settings;
+  last = Promise.resolve();
+  cache;
+  /** The baseline the next verify's git-ignored files are compared with. */
+  ignoredBaseline;
+  /** Nodes whose model work is running now, and how many ever started (to see overlap with a verify). */
+  working = 0;
+  workStarts = 0;
+  /**
+   * Marks a node's own (model) work as running; call the returned function, once or more, when it ends
+   * (before the node's verify is queued). A verify that no node's work overlapped may move the
+   * ignored-files baseline on past the files it wrote itself; otherwise the baseline stays.
+   */
+  nodeWorking() {
+    this.working++;
+    this.workStarts++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.working--;
+    };
+  }
+  /**
+   * The baseline the next verify's git-ignored files will be compared with (moved on past the files earlier
+   * verifies wrote); `null` when the queue does not measure them. Saved at the end of a leg for `resume`.
+   */
+  get currentIgnoredBaseline() {
+    return this.ignoredBaseline;
+  }
+  /**
+   * Queues one sink's verify; it starts when every verify queued before it has settled. With `verify-base`
+   * the base's twin runs next, in the same turn, and its comparison is the evidence's `base`.
+   */
+  run(request) {
+    return this.exclusive(async () => {
+      const { evidence, common } = await this.runHead(request);
+      const base = this.settings.base;
+      if (base === void 0 || request.signal?.aborted === true) return evidence;
+      return { ...evidence, base: await base.compare(common, evidence) };
+    });
+  }
+  /** One sink's verify on the head (see {@link run}), with the options it ran with. */
+  async runHead(request) {
+    const baseline = this.ignoredBaseline;
+    const quietAtStart = this.working === 0;
+    const startsAtStart = this.workStarts;
+    const exclude = this.settings.ignoredFiles?.exclude;
+    const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
+    const elsewhere = (exclude ?? []).find((folder) => isInside2(request.cwd, folder));
+    const handBack = () => {
+      if (this.working === 0 && this.settings.handBack !== void 0)
+        handBackBeforeEngineReads(this.settings.handBack);
+    };
+    handBack();
+    const common = {
+      command: request.command,
+      cwd: request.cwd,
+      timeoutMs: request.timeoutMs,
+      expectExit: request.expectExit,
+      env: this.settings.baseEnv,
+      passThrough: this.settings.passThrough,
+      knownSecrets: this.settings.knownSecrets,
+      ...this.settings.indexOverlay !== void 0 ? { indexOverlay: this.settings.indexOverlay } : {},
+      ...this.settings.echo !== void 0 ? { echo: this.settings.echo } : {},
+      ...request.signal !== void 0 ? { signal: request.signal } : {},
+      ...request.outputMatches != null ? { outputMatches: request.outputMatches } : {},
+      ...this.settings.repeat !== void 0 ? { repeat: this.settings.repeat } : {},
+      ...this.settings.receipts !== void 0 ? { receipts: this.settings.receipts } : {},
+      beforeReread: handBack
+    };
+    if (baseline !== null && elsewhere !== void 0) {
+      const measured2 = await measureAndRun(common);
+      return {
+        common,
+        evidence: {
+          ...measured2.evidence,
+          ignoredFiles: "unknown",
+          ignoredFilesReason: `the command ran in ${request.cwd}, a working tree of its own inside the run directory (a managed worktree), whose git-ignored files the run's baseline (the main working tree's) does not describe`
+        }
+      };
+    }
+    const measured = await measureAndRun({
+      ...common,
+      reuse: { cache: this.cache, nodeId: request.nodeId },
+      ...baseline !== null ? {
+        ignoredFiles: {
+          baseline,
+          ...exclude ? { exclude } : {},
+          ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
+        }
+      } : {}
+    });
+    const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
+    if (baseline !== null && measured.ran && measured.before !== null && quiet) {
+      handBack();
+      const after = await ignoredFilesFingerprint(request.cwd, {
+        baseEnv: this.settings.baseEnv,
+        knownSecrets: this.settings.knownSecrets,
+        ...exclude !== void 0 ? { exclude } : {},
+        ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
+      });
+      if (this.working === 0 && this.workStarts === startsAtStart) {
+        this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);
+      }
+    }
+    return { evidence: measured.evidence, common };
+  }
+  /** Runs `task` when every task queued before it has settled (the queue's mutex, for other work). */
+  exclusive(task2) {
+    const next = this.last.then(task2, task2);
+    this.last = next.catch(() => void 0);
+    return next;
+  }
+};
+function isInside2(path2, folder) {
+  const rel = relative8(folder, path2);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute7(rel);
 }
 
 // src/evidence/changed-files.ts
@@ -45379,6 +45428,10 @@ function claimsForRow(reply, verify) {
     ({ claim: claim2, contradiction }) => ({ ...claim2, contradiction })
   );
 }
+function claimsField(reply, verify) {
+  const claims = claimsForRow(reply, verify);
+  return claims !== void 0 ? { claims } : {};
+}
 var CLAIM_SCAN_CHARS = 16 * 1024;
 var QUOTE_CHARS = 160;
 var TESTS_WORD = "(?:unit |integration |e2e |end-to-end |regression )?tests?";
@@ -45727,8 +45780,7 @@ var RowMaker = class {
   }
   /** The reply's claims beside the verify's result (issue 25 item 4), as a spreadable row field. */
   #claims(verify) {
-    const claims = claimsForRow(this.call.facts.reply, verify);
-    return claims !== void 0 ? { claims } : {};
+    return claimsField(this.call.facts.reply, verify);
   }
   #withOutside(detail) {
     return this.#outsideWords !== null ? `${detail}; ${this.#outsideWords}` : detail;
@@ -46042,7 +46094,7 @@ async function judgeAttempt(ctx, produced, signal2) {
   );
   if (check2.kind === "passed")
     return {
-      produced: { ...produced, row: passRow(row, check2, attempt2, max, ctx) },
+      produced: { ...produced, row: passRow(row, check2, attempt2, max, ctx, produced.reply) },
       next: null,
       progress: null
     };
@@ -46050,7 +46102,7 @@ async function judgeAttempt(ctx, produced, signal2) {
   const failedWith = (fail) => ({
     ...produced,
     judged: false,
-    row: ctx.redactor.deep(failRowOf(row, fail))
+    row: ctx.redactor.deep(failRowOf(row, { ...fail, ...claimsField(produced.reply, fail.verify) }))
   });
   if (check2.kind === "cancelled") {
     return {
@@ -46162,12 +46214,12 @@ function codexThreadOf(produced, previous) {
     ...thread.usage !== null ? { threadUsage: thread.usage } : {}
   };
 }
-function passRow(row, check2, attempt2, max, ctx) {
+function passRow(row, check2, attempt2, max, ctx, reply) {
   const qualifier = check2.verify !== void 0 || row.qualifier === "verified" ? "verified" : "self-reported";
   return ctx.redactor.deep({
     ...row,
     qualifier,
-    ...check2.verify !== void 0 ? { verify: check2.verify } : {},
+    ...check2.verify !== void 0 ? { verify: check2.verify, ...claimsField(reply, check2.verify) } : {},
     detail: `${row.detail}; completion.verify ${oneLineClip(check2.summary)}; attempt ${attempt2}/${max}`,
     completion: { attempt: attempt2, maxAttempts: max, check: "passed" }
   });
@@ -47729,7 +47781,7 @@ async function endRejectedPlan(o, { frame, store }, planned) {
   dir.writeJson("rejected.json", { refusals: rejected.refusals, rejected: rejected.rejected });
   const plan = planned.plan;
   await o.hooks?.onPlan?.(redactor.deep(plan));
-  const end = o.signal?.aborted ? runEndOfAbort(o.signal) : rejected.repairAttempted ? { kind: "plan-refused", refusals: rejected.refusals } : { kind: "planning-failed", message: rejected.reason };
+  const end = o.signal?.aborted ? runEndOfAbort(o.signal) : rejected.notLoggedIn === true ? { kind: "usage-error", message: claudeNotLoggedInMessage(o.surface) } : rejected.repairAttempted ? { kind: "plan-refused", refusals: rejected.refusals } : { kind: "planning-failed", message: rejected.reason };
   store.state.planning_calls = [...planned.calls];
   store.state.legs = closeLeg(store.state.legs, end);
   store.save();
@@ -48165,7 +48217,7 @@ function width(text2) {
 var LEDGER_MAX_CHARS = 12e3;
 var FIELD_MAX_CHARS = 4e3;
 function buildAssessorPrompt(o) {
-  const goal = sanitiseUntrusted(o.goal, { maxChars: FIELD_MAX_CHARS }).text.trim();
+  const goal = sanitiseUntrusted(o.goal.trim(), { maxChars: GOAL_MAX_CHARS }).text.trim();
   const ledger = quoteUntrusted("run-ledger", o.ledgerText, { maxChars: LEDGER_MAX_CHARS });
   return [
     "You are the assessor of an automated run. You have no tools: answer from the text below only.",
@@ -50963,11 +51015,14 @@ function runOnOwnNode(pinned) {
 }
 var ModelCliSetup = class {
   #options;
+  /** {@link ModelCliSetupOptions.modelCalls}. */
+  modelCalls;
   /** The executables chosen by {@link beforeFirstModelCall}, checked before every call. */
   #pinned = /* @__PURE__ */ new Map();
   #clis;
   constructor(options3) {
     this.#options = options3;
+    if (options3.modelCalls !== void 0) this.modelCalls = options3.modelCalls;
     const claudeHomes = join29(options3.temp, "evidence-gate", "homes");
     let codexHomes = null;
     this.#clis = {
@@ -51979,7 +52034,8 @@ function actionPorts(run2, workspace = {}, hooks = {}, proxy) {
       secrets: run2.secrets,
       temp: run2.temp,
       workspace: run2.workspace,
-      ...proxy !== void 0 ? { proxy } : {}
+      ...proxy !== void 0 ? { proxy } : {},
+      ...run2.modelCalls !== void 0 ? { modelCalls: run2.modelCalls } : {}
     }),
     workspace: { ...workspace, ...publish !== void 0 ? { publish } : {} },
     hooks: { ...progressHooks(runner2, run2.reporter), ...hooks },
@@ -53320,6 +53376,7 @@ async function openPullRequestRun(o, decided, reporter) {
     runner: runner2,
     env,
     ...o.signal ? { signal: o.signal } : {},
+    ...o.modelCalls !== void 0 ? { modelCalls: o.modelCalls } : {},
     inputs: parsed.inputs,
     event: subject,
     octokit,
@@ -53460,7 +53517,15 @@ async function runMode(run2) {
       return runVerifyMode(run2, { kind: "mode" });
     case "auto": {
       const fromComment = commentGoal(run2);
-      return fromComment === void 0 ? runAutoMode(run2, mode.goal) : runAutoMode({ ...run2, notes: [...run2.notes, fromComment.note] }, fromComment.goal);
+      if (fromComment === void 0) return runAutoMode(run2, mode.goal);
+      const withNote = { ...run2, notes: [...run2.notes, fromComment.note] };
+      const tooLong = goalLengthProblem(
+        fromComment.goal,
+        `The text of the ${COMMENT_COMMAND} run comment`,
+        "Comment again with the text shortened"
+      );
+      if (tooLong !== null) return endRun(withNote, { kind: "usage-error", message: tooLong });
+      return runAutoMode(withNote, fromComment.goal);
     }
     case "run":
       return runGraphMode(run2, mode);
@@ -54607,7 +54672,8 @@ async function fetchRunDirectory(o, where) {
       owner: event.owner,
       repo: event.repo,
       artifact,
-      ...o.signal ? { signal: o.signal } : {}
+      ...o.signal ? { signal: o.signal } : {},
+      ...o.modelCalls !== void 0 ? { modelCalls: o.modelCalls } : {}
     });
     if (existsSync19(runDir)) rmSync7(runDir, { recursive: true, force: true });
     const extracted = await extractArtifactZip(zip, runDir);
@@ -54746,6 +54812,7 @@ async function runResumeMode(o) {
           runner: runner2,
           env,
           ...o.signal ? { signal: o.signal } : {},
+          ...o.modelCalls !== void 0 ? { modelCalls: o.modelCalls } : {},
           inputs,
           reporter,
           runId: mode.runId,
@@ -55752,9 +55819,9 @@ function plural2(n, one, many) {
 }
 
 // src/action/run-action.ts
-async function runAction(env = process.env, signal2) {
+async function runAction(env = process.env, signal2, seams = {}) {
   try {
-    await main(env, signal2);
+    await main(env, signal2, seams);
   } catch (error63) {
     const message = error63 instanceof Error ? error63.message : String(error63);
     if (noTrustedGit(error63)) return endOnUntrustedGit(coreRunner, null, message, env);
@@ -55762,7 +55829,7 @@ async function runAction(env = process.env, signal2) {
     setFailed(`evidence-gate: ${message}`);
   }
 }
-async function main(env, signal2) {
+async function main(env, signal2, seams) {
   trustEngineExecutables(env, coreRunner);
   const parsed = readActionInputs(env);
   const secrets = actionSecrets(parsed.ok ? parsed.inputs : null, env);
@@ -55773,7 +55840,13 @@ async function main(env, signal2) {
       throw new Error(`Internal error: mode lint was read as ${parsed.inputs.mode.kind}`);
     return runLintMode({ env, inputs: parsed.inputs, mode: parsed.inputs.mode });
   }
-  const base = { runner: coreRunner, env, ...signal2 ? { signal: signal2 } : {}, secrets };
+  const base = {
+    runner: coreRunner,
+    env,
+    ...signal2 ? { signal: signal2 } : {},
+    ...seams.modelCalls !== void 0 ? { modelCalls: seams.modelCalls } : {},
+    secrets
+  };
   if (parsed.ok && parsed.inputs.mode.kind === "resume")
     return runResumeMode({ ...base, inputs: parsed.inputs, mode: parsed.inputs.mode });
   if (parsed.ok && parsed.inputs.mode.kind === "report")

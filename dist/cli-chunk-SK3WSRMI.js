@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-IJPQOWIV.js";
+} from "./cli-chunk-UDQVUDJ7.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {
@@ -102,9 +102,7 @@ function hasTodosGate(node) {
 var SPEND_ADVISORY_ABOVE = 10;
 var NEUTRAL_AT_BEST = "so the run's conclusion can be neutral at best (failure under the policy file's require-evidence: true)";
 function lookalikeAdvice(graph, spec) {
-  const producers = new Set(
-    graph.nodes.filter((n) => n.type !== "gate" && n.id !== spec.id).map((n) => n.id)
-  );
+  let producers;
   const inputs = new Set(graph.inputs);
   const reasons = [];
   for (const [field, template] of templatedFields(spec)) {
@@ -113,6 +111,9 @@ function lookalikeAdvice(graph, spec) {
       if (seen.has(ref.token)) continue;
       seen.add(ref.token);
       const how = field === "prompt" ? "sent to the model" : "used";
+      producers ??= new Set(
+        graph.nodes.filter((n) => n.type !== "gate" && n.id !== spec.id).map((n) => n.id)
+      );
       const meant = likelyMeant(ref.namespace, ref.path, ref.filter, producers, inputs);
       const hint = ref.namespace === "self" ? "the Go CLI's self namespace ({{ self.previous }}, {{ self.timeout }}) is not supported in this version" : meant === null ? "placeholders are {{ inputs.NAME }}, {{ artifacts.ID }}, {{ artifacts.ID | inline }} and {{ feedback.ID }}" : `did you mean ${meant}?`;
       const literal = `{ { ${ref.token.slice(2, -2).trim()} } }`;

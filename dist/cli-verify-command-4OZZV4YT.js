@@ -3,25 +3,25 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-VB3TEZDW.js";
+} from "./cli-chunk-7BLBQ4CH.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-LIE2LA5P.js";
-import "./cli-chunk-IXY3KHG2.js";
+import "./cli-chunk-SUJFGUPH.js";
 import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   chooseVerifyCommand,
   emptyVerifyCommandProblem
-} from "./cli-chunk-JWIWEG4I.js";
+} from "./cli-chunk-ZG6A5I2D.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-UUXSSE7B.js";
-import "./cli-chunk-Z5QPSPAL.js";
+import "./cli-chunk-SUDXWCRE.js";
+import "./cli-chunk-SK3WSRMI.js";
 import {
   REPORT,
   RUN_TIMEOUT,
@@ -29,14 +29,14 @@ import {
   VERIFY_REPEAT,
   VERIFY_TIMEOUT,
   readVerifyEnv
-} from "./cli-chunk-IJPQOWIV.js";
+} from "./cli-chunk-UDQVUDJ7.js";
 import {
   checkedRepository,
   opt,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-EN2RECZQ.js";
+} from "./cli-chunk-OO4AFAPN.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

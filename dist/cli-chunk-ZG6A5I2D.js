@@ -14,7 +14,7 @@ import {
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-Z5QPSPAL.js";
+} from "./cli-chunk-SK3WSRMI.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -23,7 +23,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-IJPQOWIV.js";
+} from "./cli-chunk-UDQVUDJ7.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -41,7 +41,7 @@ import {
   startKeyProxy,
   startingCommit,
   workTreeRoot
-} from "./cli-chunk-EN2RECZQ.js";
+} from "./cli-chunk-OO4AFAPN.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -2517,7 +2517,8 @@ function localModelCli(o) {
     claudeExecutable: o.claudePath ?? "claude",
     codexExecutable: o.codexPath ?? "codex",
     modelEnv: (label, runtime) => throughProxy(o.proxy, runtime, o.modelEnv(label, runtime)),
-    ...o.proxy !== void 0 ? { codexConfig: o.proxy.proxy.codexConfig } : {}
+    ...o.proxy !== void 0 ? { codexConfig: o.proxy.proxy.codexConfig } : {},
+    ...o.modelCalls !== void 0 ? { modelCalls: o.modelCalls } : {}
   };
 }
 
@@ -2613,7 +2614,8 @@ var CliLeg = class _CliLeg {
         modelEnv: secrets.modelEnv,
         ...proxy !== void 0 ? { proxy } : {},
         ...flags.claudePath !== void 0 ? { claudePath: flags.claudePath } : {},
-        ...flags.codexPath !== void 0 ? { codexPath: flags.codexPath } : {}
+        ...flags.codexPath !== void 0 ? { codexPath: flags.codexPath } : {},
+        ...this.#o.io.modelCalls !== void 0 ? { modelCalls: this.#o.io.modelCalls } : {}
       }),
       hooks: {
         ...this.progress.hooks,
@@ -3975,11 +3977,20 @@ function intro(runtime) {
   ].join("\n");
 }
 function goalSection(goal) {
-  const clean2 = sanitiseUntrusted(goal, { maxChars: GOAL_MAX_CHARS });
+  const clean2 = boundedGoal(goal);
   return {
     text: ["## Goal (the operator's instruction)", "", clean2.text.trim()].join("\n"),
     removed: removalOf("goal", clean2)
   };
+}
+function boundedGoal(goal) {
+  return sanitiseUntrusted(goal.trim(), { maxChars: GOAL_MAX_CHARS });
+}
+function goalLengthProblem(goal, named, fix) {
+  const omitted = boundedGoal(goal).omittedChars;
+  if (omitted === 0) return null;
+  const count2 = (n) => n.toLocaleString("en-US");
+  return `${named} is ${count2(GOAL_MAX_CHARS + omitted)} characters long (not counting hidden characters and HTML comments), over the ${count2(GOAL_MAX_CHARS)} the planner takes, and a goal cut to fit would ask for something else. ${fix} to ${count2(GOAL_MAX_CHARS)} characters or fewer: the instruction itself, with long material such as logs or a specification in a file in the repository that the goal names.`;
 }
 function prSection(title, body) {
   return [
@@ -6336,6 +6347,10 @@ function noReplyWords(o, reply) {
       return unreachable(reply.ended);
   }
 }
+var NOT_LOGGED_IN = /^not logged in\b/i;
+function endedNotLoggedIn(reply) {
+  return !reply.ok && reply.ended === "failed" && NOT_LOGGED_IN.test(reply.detail.trim());
+}
 function callFields(o) {
   return {
     label: o.who,
@@ -6427,7 +6442,8 @@ async function attempt(options, prompt, calls, starts) {
       kind: "refused",
       refusals: [noReplyWords({ who: "planner", executable: options.executable }, reply)],
       rejected: reply.replyText,
-      repairable: false
+      repairable: false,
+      ...endedNotLoggedIn(reply) ? { notLoggedIn: true } : {}
     };
   }
   const json = extractPlanJson(reply.text);
@@ -6453,7 +6469,8 @@ async function planWithRepair(options) {
       rejected: first.rejected,
       calls,
       repairAttempted: false,
-      failedStarts
+      failedStarts,
+      ...first.notLoggedIn === true ? { notLoggedIn: true } : {}
     };
   }
   const second = await attempt(
@@ -6479,6 +6496,9 @@ async function planWithRepair(options) {
 async function startPlanning(o) {
   if (o.goal.trim() === "")
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
+  const named = o.surface === "cli" ? "--goal" : "input `goal`";
+  const tooLong = goalLengthProblem(o.goal, named, `Shorten ${named}`);
+  if (tooLong !== null) return { kind: "usage_error", message: tooLong };
   const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const repoDir = resolve4(o.repoDir);
@@ -6611,6 +6631,7 @@ export {
   sanitiseUntrusted,
   quoteUntrusted,
   fenceData,
+  GOAL_MAX_CHARS,
   assessorPolicy,
   plannedRunDisclosure,
   handWrittenDisclosure,

@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-TCB5KBF2.js";
+} from "./cli-chunk-YTS6F4ON.js";
 import {
   localModelCli,
   planAuto,
@@ -13,21 +13,22 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-JWIWEG4I.js";
+} from "./cli-chunk-ZG6A5I2D.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-Z5QPSPAL.js";
+import "./cli-chunk-SK3WSRMI.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-IJPQOWIV.js";
+} from "./cli-chunk-UDQVUDJ7.js";
 import {
   checkedRepository,
+  claudeNotLoggedInMessage,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-EN2RECZQ.js";
+} from "./cli-chunk-OO4AFAPN.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
@@ -64,7 +65,9 @@ async function planOnly(request, ports) {
     executable,
     env: ports.modelCli.modelEnv("planner", mode.runtime),
     timeoutMs: mode.plannerTimeoutMs,
-    ...ports.signal ? { signal: ports.signal } : {}
+    ...ports.signal ? { signal: ports.signal } : {},
+    // The model calls the surface was handed (the port tier's scripted stand-in), as `auto` passes them.
+    ...ports.modelCli.modelCalls !== void 0 ? { modelCalls: ports.modelCli.modelCalls } : {}
   });
 }
 
@@ -119,7 +122,8 @@ async function runCliPlan(argv, io) {
             modelEnv: secrets.modelEnv,
             ...f.claudePath !== void 0 ? { claudePath: f.claudePath } : {},
             ...f.codexPath !== void 0 ? { codexPath: f.codexPath } : {},
-            ...proxy !== void 0 ? { proxy } : {}
+            ...proxy !== void 0 ? { proxy } : {},
+            ...io.modelCalls !== void 0 ? { modelCalls: io.modelCalls } : {}
           }),
           ...io.signal ? { signal: io.signal } : {}
         }
@@ -142,6 +146,10 @@ async function runCliPlan(argv, io) {
     const rejected = result.planned;
     const title = io.signal?.aborted ? "plan: interrupted, nothing to run" : planTitle(plan);
     if (!f.json) for (const l of planLines(plan, title)) say.line(l);
+    if (rejected.notLoggedIn === true) {
+      say.error(claudeNotLoggedInMessage("cli"));
+      return EXIT.usage;
+    }
     if (rejected.repairAttempted) {
       for (const refusal of rejected.refusals) say.error(`the plan was refused after its repair: ${refusal}`);
     } else {

@@ -9,13 +9,13 @@ import {
   formatSplice,
   fragmentsBeside,
   loadGraphFile
-} from "./cli-chunk-IJPQOWIV.js";
+} from "./cli-chunk-UDQVUDJ7.js";
 import {
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-EN2RECZQ.js";
+} from "./cli-chunk-OO4AFAPN.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

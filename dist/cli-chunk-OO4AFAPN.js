@@ -615,6 +615,10 @@ function proxyPlan(o) {
     where: upstream !== void 0 && upstream !== "" ? { upstream } : {}
   };
 }
+function claudeNotLoggedInMessage(surface) {
+  const said = 'the claude CLI answered "Not logged in" before reaching the model (nothing was spent)';
+  return surface === "cli" ? `${said}: it has no credential. Set ANTHROPIC_API_KEY (an API key from console.anthropic.com), CLAUDE_CODE_OAUTH_TOKEN (a subscription's token: run \`claude setup-token\`) or ANTHROPIC_AUTH_TOKEN (a gateway's bearer token) in the environment, or log the CLI in (run \`claude\`, then /login), and run the command again.` : `${said}: give input \`anthropic-api-key\` or \`claude-code-oauth-token\` a secret that holds a credential.`;
+}
 var CLAUDE_RUNTIME = {
   name: "claude",
   agentTurn: claudeTurn,
@@ -1837,6 +1841,7 @@ export {
   startKeyProxy,
   oneLine,
   clip,
+  claudeNotLoggedInMessage,
   parseDuration,
   formatDuration,
   parseCodexConfig,

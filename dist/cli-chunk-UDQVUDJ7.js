@@ -6,7 +6,7 @@ import {
   parseCodexConfig,
   parseDuration,
   runtimeFor
-} from "./cli-chunk-EN2RECZQ.js";
+} from "./cli-chunk-OO4AFAPN.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,
@@ -367,6 +367,20 @@ function ancestorsOf(nodes, id) {
     }
   }
   return seen;
+}
+function hasAncestor(byId, id, candidate) {
+  const seen = /* @__PURE__ */ new Set();
+  const stack = [id];
+  while (stack.length > 0) {
+    for (const parent of byId.get(stack.pop() ?? "")?.depends_on ?? []) {
+      if (parent === candidate && byId.has(parent)) return true;
+      if (!seen.has(parent) && byId.has(parent)) {
+        seen.add(parent);
+        stack.push(parent);
+      }
+    }
+  }
+  return false;
 }
 function dependentsOf(nodes, id) {
   return nodes.filter((node) => node.depends_on?.includes(id) === true).map((node) => node.id);
@@ -1381,6 +1395,7 @@ function templatedFields(node) {
 function placeholderIssues(nodes) {
   const issues = [];
   const byId = new Map(nodes.map((node) => [node.id, node]));
+  const firstById = indexById(nodes);
   const bodies = /* @__PURE__ */ new Map();
   for (const node of nodes) {
     if (node.feedback !== void 0) bodies.set(node.id, new Set(feedbackBodyOf(nodes, node.id)));
@@ -1388,7 +1403,6 @@ function placeholderIssues(nodes) {
   nodes.forEach((node, index) => {
     const fields = templatedFields(node);
     if (fields.length === 0) return;
-    const ancestors = ancestorsOf(nodes, node.id);
     for (const [field, template] of fields) {
       for (const ref of placeholdersIn(template)) {
         const at = `${field}: ${ref.token}`;
@@ -1404,7 +1418,7 @@ function placeholderIssues(nodes) {
           if (producer === void 0) report(`names unknown node ${JSON.stringify(ref.name)}`);
           else if (producer.type === "gate")
             report(`names gate ${JSON.stringify(ref.name)}, which saves no output`);
-          else if (ref.name === node.id || !ancestors.has(ref.name)) {
+          else if (ref.name === node.id || !hasAncestor(firstById, node.id, ref.name)) {
             report(
               `names ${JSON.stringify(ref.name)}, which is not an ancestor of this node \u2014 its output may not exist when this node starts; add it to depends_on (directly or through a parent)`
             );

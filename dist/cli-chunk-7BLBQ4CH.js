@@ -18,7 +18,7 @@ import {
   GateOctokit,
   apiUrlFromEnv,
   createOctokit
-} from "./cli-chunk-IXY3KHG2.js";
+} from "./cli-chunk-SUJFGUPH.js";
 import {
   computeTotals,
   fitLedgerText,
@@ -27,6 +27,7 @@ import {
   renderLedgerMarkdown
 } from "./cli-chunk-QIRV2OXE.js";
 import {
+  GOAL_MAX_CHARS,
   MODEL_CALLS,
   RedactingRunDirectory,
   RunStateStore,
@@ -60,7 +61,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-JWIWEG4I.js";
+} from "./cli-chunk-ZG6A5I2D.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -79,10 +80,10 @@ import {
 } from "./cli-chunk-65TFX77S.js";
 import {
   cwdIssues
-} from "./cli-chunk-UUXSSE7B.js";
+} from "./cli-chunk-SUDXWCRE.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-Z5QPSPAL.js";
+} from "./cli-chunk-SK3WSRMI.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -100,8 +101,9 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-IJPQOWIV.js";
+} from "./cli-chunk-UDQVUDJ7.js";
 import {
+  claudeNotLoggedInMessage,
   cliSecrets,
   clip,
   evidenceTree,
@@ -119,7 +121,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-EN2RECZQ.js";
+} from "./cli-chunk-OO4AFAPN.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,
@@ -279,10 +281,13 @@ var RunReport = class _RunReport {
     return { sha: headSha };
   }
   /**
-   * Before a fresh run (`auto`, `run`): creates the check run `in_progress` on the commit the run
-   * verifies ({@link headFor}), saying what is starting. No-op without a check run.
+   * Before a fresh run (`auto`, `run`, `verify`): creates the check run `in_progress` on the commit the
+   * run verifies ({@link headFor}), saying what is starting. No-op without a check run.
    *
-   * @returns `null` to go on, or the exit code after printing why nothing ran.
+   * @returns `null` to go on, or the exit code after printing why nothing ran: 64 when GitHub refused the
+   *   token (`CheckRunWriteError.tokenRefused`: the message names `checks: write` and the fix — the
+   *   operator's setup, like any usage error), 1 when the API failed otherwise (5xx after the retries, no
+   *   answer, a rate limit).
    */
   async startFresh(runId, repoDir, what) {
     if (!this.checkRun) return null;
@@ -291,16 +296,17 @@ var RunReport = class _RunReport {
       this.error(head.problem);
       return EXIT.usage;
     }
-    const startError = await this.start(runId, head.sha, `Run \`${runId}\` is starting: ${what}`);
-    if (startError === null) return null;
-    this.error(`${startError}
+    const notStarted = await this.start(runId, head.sha, `Run \`${runId}\` is starting: ${what}`);
+    if (notStarted === null) return null;
+    this.error(`${notStarted.message}
 Nothing was run.`);
-    return EXIT.failed;
+    return notStarted.tokenRefused ? EXIT.usage : EXIT.failed;
   }
   /**
    * Creates the check run `in_progress` on `headSha` (no-op without a check run).
    *
-   * @returns `null`, or why the check run could not be created (redacted, no stack trace).
+   * @returns `null`, or why the check run could not be created (its message redacted, no stack trace) and
+   *   whether GitHub refused the token (`CheckRunWriteError.tokenRefused`).
    */
   async start(runId, headSha, summary2) {
     if (this.#octokit === null) return null;
@@ -311,7 +317,7 @@ Nothing was run.`);
     } catch (error) {
       if (!(error instanceof CheckRunWriteError)) throw error;
       this.#reporter = null;
-      return this.#ctx.secrets.redactor.text(error.message);
+      return { message: this.#ctx.secrets.redactor.text(error.message), tokenRefused: error.tokenRefused };
     }
   }
   /** Updates the check run with an in-progress ledger (best effort; the plan update is never throttled). */
@@ -2846,6 +2852,10 @@ function claimsForRow(reply, verify) {
     ({ claim, contradiction }) => ({ ...claim, contradiction })
   );
 }
+function claimsField(reply, verify) {
+  const claims = claimsForRow(reply, verify);
+  return claims !== void 0 ? { claims } : {};
+}
 var CLAIM_SCAN_CHARS = 16 * 1024;
 var QUOTE_CHARS = 160;
 var TESTS_WORD = "(?:unit |integration |e2e |end-to-end |regression )?tests?";
@@ -3194,8 +3204,7 @@ var RowMaker = class {
   }
   /** The reply's claims beside the verify's result (issue 25 item 4), as a spreadable row field. */
   #claims(verify) {
-    const claims = claimsForRow(this.call.facts.reply, verify);
-    return claims !== void 0 ? { claims } : {};
+    return claimsField(this.call.facts.reply, verify);
   }
   #withOutside(detail) {
     return this.#outsideWords !== null ? `${detail}; ${this.#outsideWords}` : detail;
@@ -3509,7 +3518,7 @@ async function judgeAttempt(ctx, produced, signal) {
   );
   if (check.kind === "passed")
     return {
-      produced: { ...produced, row: passRow(row, check, attempt, max, ctx) },
+      produced: { ...produced, row: passRow(row, check, attempt, max, ctx, produced.reply) },
       next: null,
       progress: null
     };
@@ -3517,7 +3526,7 @@ async function judgeAttempt(ctx, produced, signal) {
   const failedWith = (fail) => ({
     ...produced,
     judged: false,
-    row: ctx.redactor.deep(failRowOf(row, fail))
+    row: ctx.redactor.deep(failRowOf(row, { ...fail, ...claimsField(produced.reply, fail.verify) }))
   });
   if (check.kind === "cancelled") {
     return {
@@ -3629,12 +3638,12 @@ function codexThreadOf(produced, previous) {
     ...thread.usage !== null ? { threadUsage: thread.usage } : {}
   };
 }
-function passRow(row, check, attempt, max, ctx) {
+function passRow(row, check, attempt, max, ctx, reply) {
   const qualifier = check.verify !== void 0 || row.qualifier === "verified" ? "verified" : "self-reported";
   return ctx.redactor.deep({
     ...row,
     qualifier,
-    ...check.verify !== void 0 ? { verify: check.verify } : {},
+    ...check.verify !== void 0 ? { verify: check.verify, ...claimsField(reply, check.verify) } : {},
     detail: `${row.detail}; completion.verify ${oneLineClip(check.summary)}; attempt ${attempt}/${max}`,
     completion: { attempt, maxAttempts: max, check: "passed" }
   });
@@ -5196,7 +5205,7 @@ async function endRejectedPlan(o, { frame, store }, planned) {
   dir.writeJson("rejected.json", { refusals: rejected.refusals, rejected: rejected.rejected });
   const plan = planned.plan;
   await o.hooks?.onPlan?.(redactor.deep(plan));
-  const end = o.signal?.aborted ? runEndOfAbort(o.signal) : rejected.repairAttempted ? { kind: "plan-refused", refusals: rejected.refusals } : { kind: "planning-failed", message: rejected.reason };
+  const end = o.signal?.aborted ? runEndOfAbort(o.signal) : rejected.notLoggedIn === true ? { kind: "usage-error", message: claudeNotLoggedInMessage(o.surface) } : rejected.repairAttempted ? { kind: "plan-refused", refusals: rejected.refusals } : { kind: "planning-failed", message: rejected.reason };
   store.state.planning_calls = [...planned.calls];
   store.state.legs = closeLeg(store.state.legs, end);
   store.save();
@@ -5256,7 +5265,7 @@ import { join as join6 } from "node:path";
 var LEDGER_MAX_CHARS = 12e3;
 var FIELD_MAX_CHARS = 4e3;
 function buildAssessorPrompt(o) {
-  const goal = sanitiseUntrusted(o.goal, { maxChars: FIELD_MAX_CHARS }).text.trim();
+  const goal = sanitiseUntrusted(o.goal.trim(), { maxChars: GOAL_MAX_CHARS }).text.trim();
   const ledger = quoteUntrusted("run-ledger", o.ledgerText, { maxChars: LEDGER_MAX_CHARS });
   return [
     "You are the assessor of an automated run. You have no tools: answer from the text below only.",
