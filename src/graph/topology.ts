@@ -77,11 +77,27 @@ export function cyclesOf(nodes: readonly TopologyNode[]): string[][] {
   const path: string[] = [];
   const found = new Map<string, string[]>();
 
-  const visit = (id: string): void => {
+  // Depth first along depends_on, with an explicit stack (a chain of thousands of nodes would overflow
+  // the call stack): each frame is a node on the current path and how many of its parents were visited.
+  const stack: { readonly id: string; readonly parents: readonly string[]; next: number }[] = [];
+  const enter = (id: string): void => {
     state.set(id, "open");
     path.push(id);
-    for (const parent of byId.get(id)?.depends_on ?? []) {
-      if (parent === id || !byId.has(parent)) continue;
+    stack.push({ id, parents: byId.get(id)?.depends_on ?? [], next: 0 });
+  };
+  for (const node of nodes) {
+    if (state.has(node.id)) continue;
+    enter(node.id);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.next >= top.parents.length) {
+        stack.pop();
+        path.pop();
+        state.set(top.id, "done");
+        continue;
+      }
+      const parent = top.parents[top.next++]!;
+      if (parent === top.id || !byId.has(parent)) continue;
       const seen = state.get(parent);
       if (seen === "open") {
         const loop = path.slice(path.indexOf(parent));
@@ -94,14 +110,10 @@ export function cyclesOf(nodes: readonly TopologyNode[]): string[][] {
         const key = rotated.join("\u0000");
         if (!found.has(key)) found.set(key, [...rotated, rotated[0] ?? parent]);
       } else if (seen === undefined) {
-        visit(parent);
+        enter(parent);
       }
     }
-    path.pop();
-    state.set(id, "done");
-  };
-
-  for (const node of nodes) if (!state.has(node.id)) visit(node.id);
+  }
   return [...found.values()];
 }
 

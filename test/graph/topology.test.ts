@@ -62,6 +62,22 @@ describe("depends_on questions", () => {
 });
 
 describe("cycles are named along depends_on, starting at the earliest-declared node", () => {
+  test("a chain or a cycle of 20,000 nodes is walked without exhausting the call stack (a graph's length is the pull request's to choose)", () => {
+    const n = 20_000;
+    // Declared child first, so the walk goes 20,000 deep from the first node.
+    const chain = Array.from({ length: n }, (_, i) => ({
+      id: `a${i}`,
+      ...(i < n - 1 ? { depends_on: [`a${i + 1}`] } : {}),
+    }));
+    expect(cyclesOf(chain)).toEqual([]);
+    const ring = Array.from({ length: n }, (_, i) => ({ id: `a${i}`, depends_on: [`a${(i + 1) % n}`] }));
+    const cycles = cyclesOf(ring);
+    expect(cycles).toHaveLength(1);
+    expect(cycles[0]!.length).toBe(n + 1);
+    expect(cycles[0]!.slice(0, 3)).toEqual(["a0", "a1", "a2"]);
+    expect(cycles[0]!.at(-1)).toBe("a0");
+  });
+
   test("a two-node cycle reads a -> b -> a", () => {
     expect(
       cyclesOf([
