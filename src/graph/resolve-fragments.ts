@@ -100,6 +100,14 @@ const WIRING = ["id", "use", "with", "depends_on", "cwd", "worktree"];
  * Splices every `use:` of graph file data `data` (a mapping, `null` values already removed) from
  * `library`. Returns a new object; `data` is not changed. Never throws on bad input.
  */
+/**
+ * The most nodes a graph may have once its fragments are spliced in. A few kilobytes of nested citations
+ * (K citations of a fragment of K nodes, each citing one of K nodes, …) stand for K³ nodes or more, which
+ * the graph file's own size cap does not bound; a graph is read from the pull request (`mode: lint`, a
+ * hand-written graph), so its size after splicing is bounded here, before it is built.
+ */
+export const MAX_SPLICED_NODES = 10_000;
+
 export function resolveFragments(data: Record<string, unknown>, library: FragmentLibrary): SpliceResult {
   if (!Array.isArray(data.nodes)) return { data, issues: [], splices: [], notes: [] };
   const splicer = new Splicer(library);
@@ -136,8 +144,30 @@ class Splicer {
   /** A multi-node citation's id → its exit's spliced id. */
   private readonly exits = new Map<string, string>();
   private readonly judged = new Map<string, { judgement: FragmentJudgement; firstCitedBy: string }>();
+  /** Set once splicing would pass {@link MAX_SPLICED_NODES}: no citation is spliced after that. */
+  private overBudget = false;
 
   constructor(private readonly library: FragmentLibrary) {}
+
+  /**
+   * Whether `adding` more nodes fits {@link MAX_SPLICED_NODES} beside the `out` already spliced; when not,
+   * the citing node is reported once and every later citation is left unspliced.
+   */
+  private fits(
+    using: Record<string, unknown>,
+    fragmentName: string,
+    out: unknown[],
+    adding: number,
+  ): boolean {
+    if (this.overBudget) return false;
+    if (out.length + adding <= MAX_SPLICED_NODES) return true;
+    this.overBudget = true;
+    this.issue(
+      using,
+      `use ${JSON.stringify(fragmentName)}: splicing the graph's fragments makes more than ${MAX_SPLICED_NODES.toLocaleString("en-US")} nodes — a graph may have at most ${MAX_SPLICED_NODES.toLocaleString("en-US")} once its fragments are spliced in; cite fewer fragments (a citation of a fragment that cites others counts every node they splice)`,
+    );
+    return false;
+  }
 
   issue(node: Record<string, unknown>, reason: string): void {
     this.issues.push({
@@ -225,6 +255,10 @@ class Splicer {
 
   /** Splices the citing node `using` into `out`; `chain` is the fragment names cited on the way here. */
   splice(using: Record<string, unknown>, chain: readonly string[], out: unknown[]): void {
+    if (this.overBudget) {
+      out.push(standIn(using));
+      return;
+    }
     const fragment = this.fragmentFor(using, chain);
     if (fragment === null) out.push(standIn(using));
     else if (fragment.kind === "single") this.spliceNode(using, fragment, [...chain, fragment.name], out);
@@ -251,6 +285,10 @@ class Splicer {
       unknown
     >;
     const merged = { ...body, ...overrides };
+    if (!this.fits(using, fragment.name, out, 1)) {
+      out.push(standIn(using));
+      return;
+    }
     this.record(using, fragment, next.length, {
       overridden: Object.keys(fragment.node).filter((key) => Object.hasOwn(overrides, key)),
       spliced: [],
@@ -282,6 +320,10 @@ class Splicer {
     if (using.depends_on !== undefined && !Array.isArray(using.depends_on)) {
       // The entry nodes inherit it; anything but a list would silently drop the edge.
       this.issue(using, `${at}: depends_on must be a list of node ids`);
+    }
+    if (!this.fits(using, fragment.name, out, fragment.nodes.length)) {
+      out.push(standIn(using));
+      return;
     }
     const prefix = `${using.id as string}/`;
     const declared = new Set(fragment.nodes.map((node) => node.id as string));

@@ -4,7 +4,7 @@
  * is still judged.
  */
 import { describe, expect, test } from "vitest";
-import { issuesWith, nodeFragment } from "./fragment-harness.js";
+import { issuesWith, nodeFragment, splicedNodes } from "./fragment-harness.js";
 
 const CHECK = nodeFragment("check", ["cmd"], `  prompt: "run {{ with.cmd }}"\n  allowed_tools: [Read]\n`);
 const cite = (extra: string): string => `nodes:\n  - id: t\n    use: check\n${extra}`;
@@ -324,5 +324,36 @@ describe("the Go CLI's fragment refusals (issue 26)", () => {
     expect(token[0]).toBe(
       'invalid graph: node "pr": {{ feedback.qa }} names "qa", a node citing a nodes: fragment: its feedback arcs are declared, and quoted, inside the fragment; quote the feedback of a node of this graph',
     );
+  });
+});
+
+describe("the size of the spliced graph", () => {
+  /**
+   * A graph citing fragment `a` k times; `a` holds k nodes each citing `b`, `b` k nodes each citing `c`, and
+   * `c` k plain nodes: a few kilobytes that splice into k⁴ nodes (three citation levels, as allowed).
+   */
+  function nested(k: number): { graph: string; files: Record<string, string> } {
+    const citing = (name: string, next: string) =>
+      `fragment: ${name}\ndescription: ${name}\nexit: n0\nnodes:\n${Array.from({ length: k }, (_, i) => `  - { id: n${i}, use: ${next} }\n`).join("")}`;
+    const plain = `fragment: c\ndescription: c\nexit: n0\nnodes:\n${Array.from({ length: k }, (_, i) => `  - { id: n${i}, prompt: p${i}, allowed_tools: [Read] }\n`).join("")}`;
+    return {
+      graph: `nodes:\n${Array.from({ length: k }, (_, i) => `  - { id: t${i}, use: a }\n`).join("")}`,
+      files: { a: citing("a", "b"), b: citing("b", "c"), c: plain },
+    };
+  }
+
+  test("fragments that would splice into more than 10,000 nodes are refused once, on the citation that passes the bound, before the graph is built", async () => {
+    const { graph, files } = nested(40); // 2.56 million nodes if spliced
+    const issues = await issuesWith(graph, files);
+    expect(issues.filter((i) => i.includes("more than 10,000 nodes"))).toEqual([
+      expect.stringMatching(
+        /^invalid graph: node "t\d+\/n\d+\/n\d+": use "c": splicing the graph's fragments makes more than 10,000 nodes — a graph may have at most 10,000 once its fragments are spliced in; cite fewer fragments/,
+      ),
+    ]);
+  });
+
+  test("exactly 10,000 spliced nodes load", async () => {
+    const { graph, files } = nested(10);
+    expect(await splicedNodes(graph, files)).toHaveLength(10_000);
   });
 });
