@@ -226,6 +226,14 @@ export function configureTrustedTools(ctx: TrustContext): TrustedTools {
 }
 
 /**
+ * Undoes {@link configureTrustedTools}: {@link trustedCommand} answers its fallback again. For tests that run
+ * the action in-process (they share one module registry per worker), as `guardCheckoutConfiguration(false)`.
+ */
+export function forgetTrustedTools(): void {
+  configured = null;
+}
+
+/**
  * The command to spawn for `name`: its trusted absolute path once {@link configureTrustedTools} ran (the
  * action), else `fallback` (the name, looked up on the call's `PATH` as before: the CLI, the App, tests).
  *

@@ -25,6 +25,8 @@ import { dirname } from "node:path";
 import { afterEach } from "vitest";
 import { runPost } from "../../src/action/post.js";
 import { type ActionSeams, runAction } from "../../src/action/run-action.js";
+import { guardCheckoutConfiguration } from "../../src/proc/trusted-git.js";
+import { forgetTrustedTools } from "../../src/proc/trusted-tools.js";
 import type { ClaudeCall } from "../../src/runtime/invoke-claude.js";
 import type { CodexCall } from "../../src/runtime/invoke-codex.js";
 import type { Plays } from "../engine/port-harness.js";
@@ -117,7 +119,8 @@ interface StepOutput {
 /**
  * Runs `step` as the runner's step process would run it: `process.env` exactly `env` (the worker's
  * `VITEST*` variables kept), the working directory `cwd`, stdout/stderr captured, `process.exitCode`
- * unset at the start. All four are restored after, whatever `step` did.
+ * unset at the start. All four are restored after, whatever `step` did, and what the action's start made
+ * process-wide (the trusted programs, the checkout's pins: src/pull-request/trusted-executables.ts) is undone.
  *
  * @throws what `step` threw (after the restore).
  */
@@ -151,6 +154,10 @@ async function inStep(
     process.chdir(saved.cwd);
     replaceEnv(saved.env, {});
     process.exitCode = saved.exitCode;
+    // The action's start made the engine's programs and the checkout's pins process-wide (it is one process
+    // per step on a runner); undone, so a later test in this worker sees the CLI's defaults again.
+    forgetTrustedTools();
+    guardCheckoutConfiguration(false);
   }
 }
 
