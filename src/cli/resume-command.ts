@@ -87,15 +87,16 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
         leg.ports(
           {
             onRunStarted: async (id, dir) => {
+              if (headSha !== undefined && report.checkRun) {
+                const notCreated = await report.start(
+                  id,
+                  headSha,
+                  `Run \`${id}\` resumed: ${describeAction(action)}`,
+                );
+                // Thrown before the engine records the leg: the run stays as it was (resume-run.ts).
+                if (notCreated !== null) throw new CheckRunNotCreatedError(notCreated);
+              }
               report.line(`resume run ${id} (${dir}): ${describeAction(action)}`);
-              if (headSha === undefined || !report.checkRun) return;
-              const notCreated = await report.start(
-                id,
-                headSha,
-                `Run \`${id}\` resumed: ${describeAction(action)}`,
-              );
-              // Thrown before the engine records the leg: the run stays as it was (resume-run.ts).
-              if (notCreated !== null) throw new CheckRunNotCreatedError(notCreated);
             },
             // Before any node of the leg runs: the ceiling this leg spawns under, as the first leg chose it.
             onPlan: (plan) => {

@@ -104,6 +104,8 @@ async function stoppedRun(graph: string, plays: Plays, ranCode: number) {
       `Nothing was run and nothing was recorded: run ${runId} is as it was (${asItWas}`,
     );
     expect(refused.stderr).not.toContain("interrupted");
+    // Nothing says the leg started: no "resume run …: running …" line.
+    expect(refused.stdout).toBe("");
     expect(refused.stderr).not.toContain("ghs_resumetoken1234");
     expect(github.state.checkRuns).toEqual([]);
   };
