@@ -6,7 +6,8 @@
  * The approver is `--by LOGIN` (a GitHub login, refused otherwise), else the local user (`$USER`,
  * `$USERNAME`, else the OS account name), recorded as `NAME (local user)` (`core/github-login.ts`).
  * The check run is created only once the engine accepted the resume, so a mistyped gate or run id never
- * replaces the paused run's check run.
+ * replaces the paused run's check run — and before the engine records the leg, so a check run that cannot
+ * be created changes nothing: the run stays paused at its gate (or failed), the decision unspent.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { userInfo } from "node:os";
@@ -72,10 +73,6 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
     },
     async (proxy) => {
       const leg = new CliLeg({ runId: f.runId, repoDir, flags: f, io, secrets, report });
-      // A check run that cannot be created stops the leg (its nodes end cancelled); the ledger still prints.
-      const stop = new AbortController();
-      const signal = io.signal ? AbortSignal.any([io.signal, stop.signal]) : stop.signal;
-      const checkRun: { startError: CheckRunNotCreated | null } = { startError: null };
       const result = await startRun(
         {
           mode: {
@@ -90,14 +87,16 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
         leg.ports(
           {
             onRunStarted: async (id, dir) => {
+              if (headSha !== undefined && report.checkRun) {
+                const notCreated = await report.start(
+                  id,
+                  headSha,
+                  `Run \`${id}\` resumed: ${describeAction(action)}`,
+                );
+                // Thrown before the engine records the leg: the run stays as it was (resume-run.ts).
+                if (notCreated !== null) throw new CheckRunNotCreatedError(notCreated);
+              }
               report.line(`resume run ${id} (${dir}): ${describeAction(action)}`);
-              if (headSha === undefined || !report.checkRun) return;
-              checkRun.startError = await report.start(
-                id,
-                headSha,
-                `Run \`${id}\` resumed: ${describeAction(action)}`,
-              );
-              if (checkRun.startError !== null) stop.abort();
             },
             // Before any node of the leg runs: the ceiling this leg spawns under, as the first leg chose it.
             onPlan: (plan) => {
@@ -105,10 +104,20 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
               report.line(`  ${plan.disclosure}`);
             },
           },
-          signal,
+          io.signal,
           proxy,
         ),
-      );
+      ).catch((error: unknown) => {
+        if (error instanceof CheckRunNotCreatedError) return error;
+        throw error;
+      });
+      if (result instanceof CheckRunNotCreatedError) {
+        report.error(
+          `the check run could not be created: ${result.notCreated.message}\nNothing was run and nothing was recorded: run ${f.runId} is as it was (${action.kind === "retry-failed" ? "run --retry-failed again" : `still waiting at gate "${action.gate}"; decide it again`} once the token can create check runs).`,
+        );
+        // A refused token is the operator's setup to fix, as in a fresh run (`RunReport.startFresh`).
+        return result.notCreated.tokenRefused ? EXIT.usage : EXIT.failed;
+      }
 
       switch (result.kind) {
         case "usage_error":
@@ -125,22 +134,23 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
           }
           report.line(result.message);
           return EXIT.passed;
-        case "finished": {
-          const code = await leg.finished(result);
-          if (checkRun.startError !== null) {
-            report.error(
-              `the check run could not be created, so the leg was stopped: ${checkRun.startError.message}`,
-            );
-            // A refused token is the operator's setup to fix, as in a fresh run (`RunReport.startFresh`).
-            return checkRun.startError.tokenRefused ? EXIT.usage : EXIT.failed;
-          }
-          return code;
-        }
+        case "finished":
+          return leg.finished(result);
         default:
           return unreachable(result);
       }
     },
   );
+}
+
+/**
+ * Thrown by the resume's `onRunStarted` hook when its check run could not be created: the engine has not
+ * recorded the leg yet and releases the run (`resume-run.ts`), so nothing was run or recorded.
+ */
+class CheckRunNotCreatedError extends Error {
+  constructor(readonly notCreated: CheckRunNotCreated) {
+    super(`the check run could not be created: ${notCreated.message}`);
+  }
 }
 
 /** The local user: `$USER`, `$USERNAME`, else the OS account name; `undefined` when none is known. */

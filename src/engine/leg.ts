@@ -17,6 +17,10 @@ import { closeLeg } from "./run-state.js";
 
 /** Progress callbacks of `auto`, `run` and `resume`; each may be async (the action posts check-run updates). */
 export interface RunHooks extends Omit<GraphRunHooks, "onRows"> {
+  /**
+   * The run is about to run its nodes (all checks passed). A resume calls it before it records the leg, so
+   * a hook that throws there leaves the run as it was (`resume-run.ts`).
+   */
   readonly onRunStarted?: (runId: RunId, runDir: string) => void | Promise<void>;
   readonly onPlan?: (plan: PlanSection) => void | Promise<void>;
   /** An in-progress ledger (`conclusion: null`) after the plan (`plan`) and after each execution (`node`). */

@@ -2,7 +2,9 @@
  * `resume RUN_ID (--approve GATE | --reject GATE | --retry-failed)`: one more leg of a paused or failed run
  * (SPEC §4; research/oh-my-graph.md §7.6–§7.7), rebuilt from `state.json` and `graph.json` in its run
  * directory (read back first, below) — never from the graph file, which may have changed since. The checks
- * come before anything is written; the action is recorded when the leg starts; the leg and its ending are every run's (`leg.ts`).
+ * come before anything is written; `hooks.onRunStarted` runs next (the surface's check run), and only once it
+ * returned is the action recorded, when the leg starts — a hook that throws leaves the run as it was (its
+ * lock released, nothing recorded); the leg and its ending are every run's (`leg.ts`).
  *
  * A resumed leg can never widen a tool policy: it uses the first leg's policies verbatim (SPEC §8), and
  * its plan section's disclosure slot is read from them — so an auto run whose operator accepted a loaded
@@ -492,6 +494,14 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
   const takeProblem = await takeRunForLeg(dir, state, { commit: o.commit, gitContext });
   if (takeProblem !== null) return { kind: "usage_error", message: takeProblem };
 
+  // Before the leg is recorded: a hook that throws (the CLI could not create its check run, the action
+  // could not take its check run over) leaves the run as it was — still paused, its decision unspent.
+  try {
+    await o.hooks?.onRunStarted?.(runId, dir.path);
+  } catch (error) {
+    dir.unlock();
+    throw error;
+  }
   // The leg starts: recorded before anything runs.
   const startedAt = startResumedLeg({ store, dir, runId, graph }, o.action, headSha);
   const plan = resumedPlan(state, { surface: o.surface, runtime });
@@ -514,7 +524,6 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
     dir,
     startedAt: state.legs[0]?.started_at ?? startedAt,
   };
-  await o.hooks?.onRunStarted?.(runId, dir.path);
   await o.hooks?.onPlan?.(plan);
   const calls = state.planning_calls;
   await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: store.state.rows, calls }), "plan");
