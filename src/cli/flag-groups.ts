@@ -13,7 +13,13 @@ import { parseDuration } from "../graph/duration.js";
 import type { LegFlags, ReportFlags } from "../local-run/local-setup.js";
 import { readVerifyEnv, readVerifyRepeat } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
-import { type FlagGroup, type FlagReader, type FlagSpec, opt } from "./shared-flags.js";
+import {
+  type FlagGroup,
+  type FlagReader,
+  type FlagSpec,
+  opt,
+  repositoryFlagProblem,
+} from "./shared-flags.js";
 
 /** `--timeout DURATION`: the whole run's time bound (SPEC §6 `timed_out`, exit 124; issue 14). */
 const RUN_TIMEOUT_OPTIONS = { timeout: { type: "string" } } as const satisfies Record<string, FlagSpec>;
@@ -271,9 +277,8 @@ const REPORT_OPTIONS = {
 /** Reads {@link REPORT_OPTIONS}, pushing every problem onto `errors`. */
 function reportFlags(f: FlagReader, errors: string[]): ReportFlags {
   const repository = f.str("repository");
-  if (repository !== undefined && !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
-    errors.push(`--repository ${JSON.stringify(repository)}: give OWNER/NAME`);
-  }
+  const repositoryProblem = repository === undefined ? null : repositoryFlagProblem(repository);
+  if (repositoryProblem !== null) errors.push(repositoryProblem);
   const sha = f.str("sha");
   if (sha !== undefined && !/^[0-9a-f]{40}$/i.test(sha)) {
     errors.push(`--sha ${JSON.stringify(sha)}: give the full 40-hex commit SHA`);

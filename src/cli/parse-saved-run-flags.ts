@@ -5,7 +5,7 @@
  * `--runs-dir DIR` (default `<repo>/.evidence-gate/runs`).
  */
 import type { Parsed } from "./parse-command.js";
-import { type FlagReader, onePositional, opt, parseFlags } from "./shared-flags.js";
+import { type FlagReader, onePositional, opt, parseFlags, repositoryFlagProblem } from "./shared-flags.js";
 
 /** Where the saved run is, and which. */
 export interface SavedRunFlags {
@@ -104,8 +104,10 @@ export function parseReportFlags(argv: readonly string[]): Parsed<ReportCommandF
       const repository = f.str("repository");
       if (repository === undefined)
         errors.push("report needs --repository OWNER/NAME: the repository to post the check run to");
-      else if (!/^[\w.-]+\/[\w.-]+$/.test(repository))
-        errors.push(`--repository ${JSON.stringify(repository)}: give OWNER/NAME`);
+      else {
+        const problem = repositoryFlagProblem(repository);
+        if (problem !== null) errors.push(problem);
+      }
       const sha = f.str("sha");
       if (sha !== undefined && !/^[0-9a-f]{40}$/i.test(sha))
         errors.push(`--sha ${JSON.stringify(sha)}: give the full 40-hex commit SHA`);

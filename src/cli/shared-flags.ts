@@ -202,6 +202,27 @@ export function opt<K extends string, V>(key: K, value: V | undefined): { [P in 
 const INPUT_NAME = /^[A-Za-z0-9._/-]+$/;
 
 /** `--input NAME=VALUE`, repeatable: the values by name (a null-prototype object), problems onto `errors`. */
+/**
+ * The problem with a `--repository` value, or `null` when it is `OWNER/NAME` as GitHub spells them: an owner
+ * of letters, digits and `-`; a name of letters, digits, `.`, `_` and `-`, never `.` or `..`. The value is
+ * put into API paths (`/repos/OWNER/NAME/check-runs`) with the token: `../x` would send it to
+ * `/x/check-runs` on the same API host.
+ */
+export function repositoryFlagProblem(repository: string): string | null {
+  const [owner, name, ...rest] = repository.split("/");
+  const ok =
+    rest.length === 0 &&
+    owner !== undefined &&
+    /^[A-Za-z0-9-]+$/.test(owner) &&
+    name !== undefined &&
+    /^[A-Za-z0-9._-]+$/.test(name) &&
+    name !== "." &&
+    name !== "..";
+  return ok
+    ? null
+    : `--repository ${JSON.stringify(repository)}: give OWNER/NAME (the owner letters, digits and -; the name letters, digits, ., _ and -)`;
+}
+
 export function inputFlags(pairs: readonly string[], errors: string[]): Record<string, string> {
   const inputs: Record<string, string> = Object.create(null);
   for (const pair of pairs) {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { parseRunFlags, RUN_USAGE } from "../../src/cli/parse-run-flags.js";
+import { parseReportFlags } from "../../src/cli/parse-saved-run-flags.js";
 
 const errorsOf = (argv: string[]): string => {
   const parsed = parseRunFlags(argv);
@@ -62,6 +63,11 @@ describe("run's flags are checked before anything runs, and each error names the
     [["g.yml", "--codex-config", 'model="gpt-5.5"'], "codex-config applies only to the codex runtime"],
     [["g.yml", "--runtime", "codex", "--codex-config", "no-equals-sign"], '"no-equals-sign"'],
     [["g.yml", "--repository", "nope"], "--repository"],
+    // Put into API paths with the token: `../x` would post to `/x/check-runs` on the same API host.
+    [["g.yml", "--repository", "../x"], '--repository "../x": give OWNER/NAME'],
+    [["g.yml", "--repository", "o/.."], '--repository "o/..": give OWNER/NAME'],
+    [["g.yml", "--repository", "o/n/x"], '--repository "o/n/x": give OWNER/NAME'],
+    [["g.yml", "--repository", "o.k/n"], '--repository "o.k/n": give OWNER/NAME'],
     [["g.yml", "--sha", "abc"], "--sha"],
     [["g.yml", "--check-name", " "], "--check-name"],
     [["g.yml", "--repository", "a/b", "--check-run-out", "x.json"], "--repository and --check-run-out"],
@@ -112,4 +118,19 @@ test("README's `run` synopsis names exactly the flags `run --help` lists", async
     .filter((l) => /^ {2}--/.test(l))
     .join("\n");
   expect(flags(synopsis)).toEqual(flags(help));
+});
+
+describe("--repository of report, as of run", () => {
+  test.each(["../x", "o/..", "o/.", "o/n?a=b"])("report --repository %j is refused", (repository) => {
+    const parsed = parseReportFlags(["20260101-000000-abcdef", "--repository", repository]);
+    expect(parsed.ok).toBe(false);
+    expect(parsed.ok ? "" : parsed.errors.join("\n")).toContain(
+      `--repository ${JSON.stringify(repository)}: give OWNER/NAME`,
+    );
+  });
+
+  test.each(["octo-org/widgets", "o/n.js", "O-1/_x-y.z"])("report --repository %j is taken", (repository) => {
+    const parsed = parseReportFlags(["20260101-000000-abcdef", "--repository", repository]);
+    expect(parsed.ok ? parsed.flags.repository : parsed.errors).toBe(repository);
+  });
 });
