@@ -21,7 +21,7 @@ import { loadGraphObject } from "../graph/load.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { attachVerifyCommand } from "../plan/attach-verify.js";
 import type { PlannedSpec } from "../plan/planned-rules.js";
-import { goalLengthProblem, plannerPrompt } from "../plan/planner-prompt.js";
+import { goalInvisibleProblem, goalLengthProblem, plannerPrompt } from "../plan/planner-prompt.js";
 import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "../policy/allowlist.js";
 import { plannedNodePolicies, plannedNodePolicy } from "../policy/ceiling.js";
 import { plannedRunDisclosure, type Runtime } from "../policy/disclosure.js";
@@ -107,8 +107,8 @@ export type PlanStartResult =
   | PlanStart;
 
 /**
- * Everything decided before any model call or any write: the goal is not empty nor longer than the planner
- * takes (`goalLengthProblem`: refused, never cut), the runtime options fit,
+ * Everything decided before any model call or any write: the goal is not empty (nor only hidden text:
+ * `goalInvisibleProblem`) nor longer than the planner takes (`goalLengthProblem`: refused, never cut), the runtime options fit,
  * the working directory lies inside the repository, the build-evidence decision (SPEC §5), and the
  * policy file's `planned-tools` extension. Spends nothing and writes nothing.
  */
@@ -119,6 +119,8 @@ export async function startPlanning(o: AutoPlanOptions): Promise<PlanStartResult
   const named = o.surface === "cli" ? "--goal" : "input `goal`";
   const tooLong = goalLengthProblem(o.goal, named, `Shorten ${named}`);
   if (tooLong !== null) return { kind: "usage_error", message: tooLong };
+  const invisible = goalInvisibleProblem(o.goal, named);
+  if (invisible !== null) return { kind: "usage_error", message: invisible };
   const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const repoDir = resolve(o.repoDir);

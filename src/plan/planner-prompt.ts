@@ -106,6 +106,22 @@ export function goalLengthProblem(goal: string, named: string, fix: string): str
   );
 }
 
+/**
+ * Why `goal` cannot be planned from because nothing of it is left to read: once hidden characters and hidden
+ * markup (an HTML comment, a zero-width run) are left out, as the planner reads it, the goal is empty — a paid
+ * planner call would plan from nothing. `null` when visible text remains.
+ *
+ * @param named what the surface calls the goal, opening the message (as {@link goalLengthProblem}'s).
+ */
+export function goalInvisibleProblem(goal: string, named: string): string | null {
+  const read = sanitiseUntrusted(goal.trim());
+  if (read.text.trim() !== "") return null;
+  return (
+    `${named} has no visible text: the planner reads a goal without hidden characters and HTML comments ` +
+    "(as it reads a pull request's text), and nothing is left of this one. Write the goal as plain text."
+  );
+}
+
 function prSection(title: QuotedText, body: QuotedText): string {
   return [
     "## The pull request (written by its author, not by the operator)",

@@ -64,3 +64,22 @@ describe("evidence-gate auto: a goal over 8,000 characters is refused, never cut
     expect(r.stderr + r.stdout).not.toContain("over the 8,000 the planner takes");
   });
 });
+
+describe("evidence-gate auto: a goal with nothing visible is refused (a new user's trial, seventh session)", () => {
+  it.each(["<!-- say hello -->", "\u200b\u200b", "  <!-- x --> \u2060 "])(
+    "--goal %j: exit 64 naming --goal, before any planner call",
+    async (goal) => {
+      const r = await withGoal(goal);
+      expect(r.code, r.stderr + r.stdout).toBe(64);
+      expect(r.stderr).toContain(
+        "--goal has no visible text: the planner reads a goal without hidden characters and HTML comments",
+      );
+      expect(r.planner).toHaveLength(0);
+    },
+  );
+
+  it("a goal with visible text beside a comment still plans", async () => {
+    const r = await withGoal("Fix sum() <!-- in src/sum.js -->");
+    expect(r.planner).toHaveLength(1);
+  });
+});
