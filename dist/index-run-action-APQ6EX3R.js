@@ -31963,11 +31963,25 @@ function cyclesOf(nodes) {
   const state = /* @__PURE__ */ new Map();
   const path2 = [];
   const found = /* @__PURE__ */ new Map();
-  const visit2 = (id2) => {
+  const stack = [];
+  const enter = (id2) => {
     state.set(id2, "open");
     path2.push(id2);
-    for (const parent of byId.get(id2)?.depends_on ?? []) {
-      if (parent === id2 || !byId.has(parent)) continue;
+    stack.push({ id: id2, parents: byId.get(id2)?.depends_on ?? [], next: 0 });
+  };
+  for (const node3 of nodes) {
+    if (state.has(node3.id)) continue;
+    enter(node3.id);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.next >= top.parents.length) {
+        stack.pop();
+        path2.pop();
+        state.set(top.id, "done");
+        continue;
+      }
+      const parent = top.parents[top.next++];
+      if (parent === top.id || !byId.has(parent)) continue;
       const seen = state.get(parent);
       if (seen === "open") {
         const loop = path2.slice(path2.indexOf(parent));
@@ -31979,13 +31993,10 @@ function cyclesOf(nodes) {
         const key = rotated.join("\0");
         if (!found.has(key)) found.set(key, [...rotated, rotated[0] ?? parent]);
       } else if (seen === void 0) {
-        visit2(parent);
+        enter(parent);
       }
     }
-    path2.pop();
-    state.set(id2, "done");
-  };
-  for (const node3 of nodes) if (!state.has(node3.id)) visit2(node3.id);
+  }
   return [...found.values()];
 }
 function feedbackBodyOf(nodes, declarerId) {
@@ -32525,6 +32536,7 @@ function formatSplice(splice) {
   return parts.join(" \u2014 ");
 }
 var WIRING = ["id", "use", "with", "depends_on", "cwd", "worktree"];
+var MAX_SPLICED_NODES = 1e4;
 function resolveFragments(data, library) {
   if (!Array.isArray(data.nodes)) return { data, issues: [], splices: [], notes: [] };
   const splicer = new Splicer(library);
@@ -32564,6 +32576,22 @@ var Splicer = class {
   /** A multi-node citation's id → its exit's spliced id. */
   exits = /* @__PURE__ */ new Map();
   judged = /* @__PURE__ */ new Map();
+  /** Set once splicing would pass {@link MAX_SPLICED_NODES}: no citation is spliced after that. */
+  overBudget = false;
+  /**
+   * Whether `adding` more nodes fits {@link MAX_SPLICED_NODES} beside the `out` already spliced; when not,
+   * the citing node is reported once and every later citation is left unspliced.
+   */
+  fits(using, fragmentName, out, adding) {
+    if (this.overBudget) return false;
+    if (out.length + adding <= MAX_SPLICED_NODES) return true;
+    this.overBudget = true;
+    this.issue(
+      using,
+      `use ${JSON.stringify(fragmentName)}: splicing the graph's fragments makes more than ${MAX_SPLICED_NODES.toLocaleString("en-US")} nodes \u2014 a graph may have at most ${MAX_SPLICED_NODES.toLocaleString("en-US")} once its fragments are spliced in; cite fewer fragments (a citation of a fragment that cites others counts every node they splice)`
+    );
+    return false;
+  }
   issue(node3, reason) {
     this.issues.push({
       nodeId: typeof node3.id === "string" && node3.id.trim() !== "" ? node3.id : null,
@@ -32637,6 +32665,10 @@ var Splicer = class {
   }
   /** Splices the citing node `using` into `out`; `chain` is the fragment names cited on the way here. */
   splice(using, chain, out) {
+    if (this.overBudget) {
+      out.push(standIn(using));
+      return;
+    }
     const fragment = this.fragmentFor(using, chain);
     if (fragment === null) out.push(standIn(using));
     else if (fragment.kind === "single") this.spliceNode(using, fragment, [...chain, fragment.name], out);
@@ -32654,6 +32686,10 @@ var Splicer = class {
     }
     const body = this.substitute(using, at, fragment.node, isRecord(bound2) ? bound2 : {});
     const merged = { ...body, ...overrides };
+    if (!this.fits(using, fragment.name, out, 1)) {
+      out.push(standIn(using));
+      return;
+    }
     this.record(using, fragment, next.length, {
       overridden: Object.keys(fragment.node).filter((key) => Object.hasOwn(overrides, key)),
       spliced: [],
@@ -32675,6 +32711,10 @@ var Splicer = class {
     }
     if (using.depends_on !== void 0 && !Array.isArray(using.depends_on)) {
       this.issue(using, `${at}: depends_on must be a list of node ids`);
+    }
+    if (!this.fits(using, fragment.name, out, fragment.nodes.length)) {
+      out.push(standIn(using));
+      return;
     }
     const prefix = `${using.id}/`;
     const declared = new Set(fragment.nodes.map((node3) => node3.id));
@@ -35361,6 +35401,11 @@ function goalLengthProblem(goal, named, fix) {
   if (omitted === 0) return null;
   const count3 = (n) => n.toLocaleString("en-US");
   return `${named} is ${count3(GOAL_MAX_CHARS + omitted)} characters long (not counting hidden characters and HTML comments), over the ${count3(GOAL_MAX_CHARS)} the planner takes, and a goal cut to fit would ask for something else. ${fix} to ${count3(GOAL_MAX_CHARS)} characters or fewer: the instruction itself, with long material such as logs or a specification in a file in the repository that the goal names.`;
+}
+function goalInvisibleProblem(goal, named) {
+  const read = sanitiseUntrusted(goal.trim());
+  if (read.text.trim() !== "") return null;
+  return `${named} has no visible text: the planner reads a goal without hidden characters and HTML comments (as it reads a pull request's text), and nothing is left of this one. Write the goal as plain text.`;
 }
 function prSection(title, body) {
   return [
@@ -39903,6 +39948,8 @@ async function startPlanning(o) {
   const named = o.surface === "cli" ? "--goal" : "input `goal`";
   const tooLong = goalLengthProblem(o.goal, named, `Shorten ${named}`);
   if (tooLong !== null) return { kind: "usage_error", message: tooLong };
+  const invisible = goalInvisibleProblem(o.goal, named);
+  if (invisible !== null) return { kind: "usage_error", message: invisible };
   const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const repoDir = resolve7(o.repoDir);
@@ -49188,6 +49235,12 @@ async function resumeRun(o) {
   }
   const takeProblem = await takeRunForLeg(dir, state, { commit: o.commit, gitContext });
   if (takeProblem !== null) return { kind: "usage_error", message: takeProblem };
+  try {
+    await o.hooks?.onRunStarted?.(runId, dir.path);
+  } catch (error63) {
+    dir.unlock();
+    throw error63;
+  }
   const startedAt = startResumedLeg({ store, dir, runId, graph }, o.action, headSha);
   const plan = resumedPlan(state, { surface: o.surface, runtime });
   const frame = {
@@ -49207,7 +49260,6 @@ async function resumeRun(o) {
     dir,
     startedAt: state.legs[0]?.started_at ?? startedAt
   };
-  await o.hooks?.onRunStarted?.(runId, dir.path);
   await o.hooks?.onPlan?.(plan);
   const calls = state.planning_calls;
   await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: store.state.rows, calls }), "plan");

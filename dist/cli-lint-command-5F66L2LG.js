@@ -6,7 +6,7 @@ import {
 import {
   cwdIssues,
   placedNodesOf
-} from "./cli-chunk-SUDXWCRE.js";
+} from "./cli-chunk-ILGUSWFS.js";
 import {
   arcQuotesItsPayload,
   feedbackReach,
@@ -18,7 +18,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-SK3WSRMI.js";
+} from "./cli-chunk-BII5VOCH.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -30,19 +30,19 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-UDQVUDJ7.js";
+} from "./cli-chunk-HMC3YF3O.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-OO4AFAPN.js";
+} from "./cli-chunk-XLCNYJDI.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-YGGGWONH.js";
+import "./cli-chunk-FXTLPJ5R.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

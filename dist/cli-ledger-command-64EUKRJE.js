@@ -5,7 +5,7 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-2X5WFQNF.js";
+} from "./cli-chunk-3RDTMMMC.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-PWLUMNAY.js";
@@ -14,12 +14,12 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-OO4AFAPN.js";
+} from "./cli-chunk-XLCNYJDI.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-YGGGWONH.js";
+import "./cli-chunk-FXTLPJ5R.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

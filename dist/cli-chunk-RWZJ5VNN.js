@@ -61,7 +61,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-ZG6A5I2D.js";
+} from "./cli-chunk-KNFENYFV.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -80,10 +80,10 @@ import {
 } from "./cli-chunk-65TFX77S.js";
 import {
   cwdIssues
-} from "./cli-chunk-SUDXWCRE.js";
+} from "./cli-chunk-ILGUSWFS.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-SK3WSRMI.js";
+} from "./cli-chunk-BII5VOCH.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -101,7 +101,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-UDQVUDJ7.js";
+} from "./cli-chunk-HMC3YF3O.js";
 import {
   claudeNotLoggedInMessage,
   cliSecrets,
@@ -121,7 +121,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-OO4AFAPN.js";
+} from "./cli-chunk-XLCNYJDI.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,
@@ -151,7 +151,7 @@ import {
   runProcess,
   shareWithIdentity,
   trustedCommand
-} from "./cli-chunk-YGGGWONH.js";
+} from "./cli-chunk-FXTLPJ5R.js";
 import {
   createRedactor,
   unreachable
@@ -6166,6 +6166,12 @@ async function resumeRun(o) {
   }
   const takeProblem = await takeRunForLeg(dir, state, { commit: o.commit, gitContext });
   if (takeProblem !== null) return { kind: "usage_error", message: takeProblem };
+  try {
+    await o.hooks?.onRunStarted?.(runId, dir.path);
+  } catch (error) {
+    dir.unlock();
+    throw error;
+  }
   const startedAt = startResumedLeg({ store, dir, runId, graph }, o.action, headSha);
   const plan = resumedPlan(state, { surface: o.surface, runtime });
   const frame = {
@@ -6185,7 +6191,6 @@ async function resumeRun(o) {
     dir,
     startedAt: state.legs[0]?.started_at ?? startedAt
   };
-  await o.hooks?.onRunStarted?.(runId, dir.path);
   await o.hooks?.onPlan?.(plan);
   const calls = state.planning_calls;
   await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: store.state.rows, calls }), "plan");

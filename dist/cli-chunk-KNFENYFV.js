@@ -14,7 +14,7 @@ import {
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-SK3WSRMI.js";
+} from "./cli-chunk-BII5VOCH.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -23,7 +23,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-UDQVUDJ7.js";
+} from "./cli-chunk-HMC3YF3O.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -41,7 +41,7 @@ import {
   startKeyProxy,
   startingCommit,
   workTreeRoot
-} from "./cli-chunk-OO4AFAPN.js";
+} from "./cli-chunk-XLCNYJDI.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -59,7 +59,7 @@ import {
   childEchoFence,
   gitStream,
   runProcess
-} from "./cli-chunk-YGGGWONH.js";
+} from "./cli-chunk-FXTLPJ5R.js";
 import {
   createRedactor,
   unreachable
@@ -3992,6 +3992,11 @@ function goalLengthProblem(goal, named, fix) {
   const count2 = (n) => n.toLocaleString("en-US");
   return `${named} is ${count2(GOAL_MAX_CHARS + omitted)} characters long (not counting hidden characters and HTML comments), over the ${count2(GOAL_MAX_CHARS)} the planner takes, and a goal cut to fit would ask for something else. ${fix} to ${count2(GOAL_MAX_CHARS)} characters or fewer: the instruction itself, with long material such as logs or a specification in a file in the repository that the goal names.`;
 }
+function goalInvisibleProblem(goal, named) {
+  const read = sanitiseUntrusted(goal.trim());
+  if (read.text.trim() !== "") return null;
+  return `${named} has no visible text: the planner reads a goal without hidden characters and HTML comments (as it reads a pull request's text), and nothing is left of this one. Write the goal as plain text.`;
+}
 function prSection(title, body) {
   return [
     "## The pull request (written by its author, not by the operator)",
@@ -6499,6 +6504,8 @@ async function startPlanning(o) {
   const named = o.surface === "cli" ? "--goal" : "input `goal`";
   const tooLong = goalLengthProblem(o.goal, named, `Shorten ${named}`);
   if (tooLong !== null) return { kind: "usage_error", message: tooLong };
+  const invisible = goalInvisibleProblem(o.goal, named);
+  if (invisible !== null) return { kind: "usage_error", message: invisible };
   const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const repoDir = resolve4(o.repoDir);

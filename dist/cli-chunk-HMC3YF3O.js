@@ -5,8 +5,9 @@ import {
   opt,
   parseCodexConfig,
   parseDuration,
+  repositoryFlagProblem,
   runtimeFor
-} from "./cli-chunk-OO4AFAPN.js";
+} from "./cli-chunk-XLCNYJDI.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,
@@ -16,7 +17,7 @@ import {
 import {
   findExecutable,
   verifyEnvProblems
-} from "./cli-chunk-YGGGWONH.js";
+} from "./cli-chunk-FXTLPJ5R.js";
 import {
   RE2JS
 } from "./cli-chunk-Q4DFSTE5.js";
@@ -395,11 +396,25 @@ function cyclesOf(nodes) {
   const state = /* @__PURE__ */ new Map();
   const path = [];
   const found = /* @__PURE__ */ new Map();
-  const visit = (id) => {
+  const stack = [];
+  const enter = (id) => {
     state.set(id, "open");
     path.push(id);
-    for (const parent of byId.get(id)?.depends_on ?? []) {
-      if (parent === id || !byId.has(parent)) continue;
+    stack.push({ id, parents: byId.get(id)?.depends_on ?? [], next: 0 });
+  };
+  for (const node of nodes) {
+    if (state.has(node.id)) continue;
+    enter(node.id);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.next >= top.parents.length) {
+        stack.pop();
+        path.pop();
+        state.set(top.id, "done");
+        continue;
+      }
+      const parent = top.parents[top.next++];
+      if (parent === top.id || !byId.has(parent)) continue;
       const seen = state.get(parent);
       if (seen === "open") {
         const loop = path.slice(path.indexOf(parent));
@@ -411,13 +426,10 @@ function cyclesOf(nodes) {
         const key = rotated.join("\0");
         if (!found.has(key)) found.set(key, [...rotated, rotated[0] ?? parent]);
       } else if (seen === void 0) {
-        visit(parent);
+        enter(parent);
       }
     }
-    path.pop();
-    state.set(id, "done");
-  };
-  for (const node of nodes) if (!state.has(node.id)) visit(node.id);
+  }
   return [...found.values()];
 }
 function feedbackBodyOf(nodes, declarerId) {
@@ -684,6 +696,7 @@ function formatSplice(splice) {
   return parts.join(" \u2014 ");
 }
 var WIRING = ["id", "use", "with", "depends_on", "cwd", "worktree"];
+var MAX_SPLICED_NODES = 1e4;
 function resolveFragments(data, library) {
   if (!Array.isArray(data.nodes)) return { data, issues: [], splices: [], notes: [] };
   const splicer = new Splicer(library);
@@ -723,6 +736,22 @@ var Splicer = class {
   /** A multi-node citation's id → its exit's spliced id. */
   exits = /* @__PURE__ */ new Map();
   judged = /* @__PURE__ */ new Map();
+  /** Set once splicing would pass {@link MAX_SPLICED_NODES}: no citation is spliced after that. */
+  overBudget = false;
+  /**
+   * Whether `adding` more nodes fits {@link MAX_SPLICED_NODES} beside the `out` already spliced; when not,
+   * the citing node is reported once and every later citation is left unspliced.
+   */
+  fits(using, fragmentName, out, adding) {
+    if (this.overBudget) return false;
+    if (out.length + adding <= MAX_SPLICED_NODES) return true;
+    this.overBudget = true;
+    this.issue(
+      using,
+      `use ${JSON.stringify(fragmentName)}: splicing the graph's fragments makes more than ${MAX_SPLICED_NODES.toLocaleString("en-US")} nodes \u2014 a graph may have at most ${MAX_SPLICED_NODES.toLocaleString("en-US")} once its fragments are spliced in; cite fewer fragments (a citation of a fragment that cites others counts every node they splice)`
+    );
+    return false;
+  }
   issue(node, reason) {
     this.issues.push({
       nodeId: typeof node.id === "string" && node.id.trim() !== "" ? node.id : null,
@@ -796,6 +825,10 @@ var Splicer = class {
   }
   /** Splices the citing node `using` into `out`; `chain` is the fragment names cited on the way here. */
   splice(using, chain, out) {
+    if (this.overBudget) {
+      out.push(standIn(using));
+      return;
+    }
     const fragment = this.fragmentFor(using, chain);
     if (fragment === null) out.push(standIn(using));
     else if (fragment.kind === "single") this.spliceNode(using, fragment, [...chain, fragment.name], out);
@@ -813,6 +846,10 @@ var Splicer = class {
     }
     const body = this.substitute(using, at, fragment.node, isRecord(bound) ? bound : {});
     const merged = { ...body, ...overrides };
+    if (!this.fits(using, fragment.name, out, 1)) {
+      out.push(standIn(using));
+      return;
+    }
     this.record(using, fragment, next.length, {
       overridden: Object.keys(fragment.node).filter((key) => Object.hasOwn(overrides, key)),
       spliced: [],
@@ -834,6 +871,10 @@ var Splicer = class {
     }
     if (using.depends_on !== void 0 && !Array.isArray(using.depends_on)) {
       this.issue(using, `${at}: depends_on must be a list of node ids`);
+    }
+    if (!this.fits(using, fragment.name, out, fragment.nodes.length)) {
+      out.push(standIn(using));
+      return;
     }
     const prefix = `${using.id}/`;
     const declared = new Set(fragment.nodes.map((node) => node.id));
@@ -1976,9 +2017,8 @@ var REPORT_OPTIONS = {
 };
 function reportFlags(f, errors) {
   const repository = f.str("repository");
-  if (repository !== void 0 && !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
-    errors.push(`--repository ${JSON.stringify(repository)}: give OWNER/NAME`);
-  }
+  const repositoryProblem = repository === void 0 ? null : repositoryFlagProblem(repository);
+  if (repositoryProblem !== null) errors.push(repositoryProblem);
   const sha = f.str("sha");
   if (sha !== void 0 && !/^[0-9a-f]{40}$/i.test(sha)) {
     errors.push(`--sha ${JSON.stringify(sha)}: give the full 40-hex commit SHA`);

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-7BLBQ4CH.js";
+} from "./cli-chunk-RWZJ5VNN.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-LIE2LA5P.js";
@@ -14,7 +14,7 @@ import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-ZG6A5I2D.js";
+} from "./cli-chunk-KNFENYFV.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
@@ -22,12 +22,12 @@ import {
   isLocalAccountName,
   localApprover
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-SUDXWCRE.js";
-import "./cli-chunk-SK3WSRMI.js";
+import "./cli-chunk-ILGUSWFS.js";
+import "./cli-chunk-BII5VOCH.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-UDQVUDJ7.js";
+} from "./cli-chunk-HMC3YF3O.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -37,12 +37,12 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-OO4AFAPN.js";
+} from "./cli-chunk-XLCNYJDI.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-YGGGWONH.js";
+import "./cli-chunk-FXTLPJ5R.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";
@@ -174,9 +174,6 @@ async function runCliResume(argv, io) {
     },
     async (proxy) => {
       const leg = new CliLeg({ runId: f.runId, repoDir, flags: f, io, secrets, report });
-      const stop = new AbortController();
-      const signal = io.signal ? AbortSignal.any([io.signal, stop.signal]) : stop.signal;
-      const checkRun = { startError: null };
       const result = await startRun(
         {
           mode: {
@@ -191,14 +188,15 @@ async function runCliResume(argv, io) {
         leg.ports(
           {
             onRunStarted: async (id, dir) => {
+              if (headSha !== void 0 && report.checkRun) {
+                const notCreated = await report.start(
+                  id,
+                  headSha,
+                  `Run \`${id}\` resumed: ${describeAction(action)}`
+                );
+                if (notCreated !== null) throw new CheckRunNotCreatedError(notCreated);
+              }
               report.line(`resume run ${id} (${dir}): ${describeAction(action)}`);
-              if (headSha === void 0 || !report.checkRun) return;
-              checkRun.startError = await report.start(
-                id,
-                headSha,
-                `Run \`${id}\` resumed: ${describeAction(action)}`
-              );
-              if (checkRun.startError !== null) stop.abort();
             },
             // Before any node of the leg runs: the ceiling this leg spawns under, as the first leg chose it.
             onPlan: (plan) => {
@@ -206,10 +204,20 @@ async function runCliResume(argv, io) {
               report.line(`  ${plan.disclosure}`);
             }
           },
-          signal,
+          io.signal,
           proxy
         )
-      );
+      ).catch((error) => {
+        if (error instanceof CheckRunNotCreatedError) return error;
+        throw error;
+      });
+      if (result instanceof CheckRunNotCreatedError) {
+        report.error(
+          `the check run could not be created: ${result.notCreated.message}
+Nothing was run and nothing was recorded: run ${f.runId} is as it was (${action.kind === "retry-failed" ? "run --retry-failed again" : `still waiting at gate "${action.gate}"; decide it again`} once the token can create check runs).`
+        );
+        return result.notCreated.tokenRefused ? EXIT.usage : EXIT.failed;
+      }
       switch (result.kind) {
         case "usage_error":
           report.error(result.message);
@@ -224,22 +232,21 @@ async function runCliResume(argv, io) {
           }
           report.line(result.message);
           return EXIT.passed;
-        case "finished": {
-          const code = await leg.finished(result);
-          if (checkRun.startError !== null) {
-            report.error(
-              `the check run could not be created, so the leg was stopped: ${checkRun.startError.message}`
-            );
-            return checkRun.startError.tokenRefused ? EXIT.usage : EXIT.failed;
-          }
-          return code;
-        }
+        case "finished":
+          return leg.finished(result);
         default:
           return unreachable(result);
       }
     }
   );
 }
+var CheckRunNotCreatedError = class extends Error {
+  constructor(notCreated) {
+    super(`the check run could not be created: ${notCreated.message}`);
+    this.notCreated = notCreated;
+  }
+  notCreated;
+};
 function localUser(env) {
   const fromEnv = env.USER ?? env.USERNAME;
   if (fromEnv !== void 0 && fromEnv.trim() !== "") return fromEnv;

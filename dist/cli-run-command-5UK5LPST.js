@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-7BLBQ4CH.js";
+} from "./cli-chunk-RWZJ5VNN.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-LIE2LA5P.js";
@@ -14,35 +14,35 @@ import {
   CliLeg,
   planLines,
   withLocalProxy
-} from "./cli-chunk-ZG6A5I2D.js";
+} from "./cli-chunk-KNFENYFV.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
 import {
   readGraphFile
 } from "./cli-chunk-GQCNBO4X.js";
-import "./cli-chunk-SUDXWCRE.js";
-import "./cli-chunk-SK3WSRMI.js";
+import "./cli-chunk-ILGUSWFS.js";
+import "./cli-chunk-BII5VOCH.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   fragmentsBeside
-} from "./cli-chunk-UDQVUDJ7.js";
+} from "./cli-chunk-HMC3YF3O.js";
 import {
   checkedRepository,
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit
-} from "./cli-chunk-OO4AFAPN.js";
+} from "./cli-chunk-XLCNYJDI.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-YGGGWONH.js";
+import "./cli-chunk-FXTLPJ5R.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -19,7 +19,7 @@ import {
   hiddenPaths,
   isInside,
   outputFileProblem
-} from "./cli-chunk-YGGGWONH.js";
+} from "./cli-chunk-FXTLPJ5R.js";
 import {
   createRedactor,
   unreachable
@@ -1796,6 +1796,11 @@ function opt(key, value) {
   return value === void 0 ? {} : { [key]: value };
 }
 var INPUT_NAME = /^[A-Za-z0-9._/-]+$/;
+function repositoryFlagProblem(repository) {
+  const [owner, name, ...rest] = repository.split("/");
+  const ok = rest.length === 0 && owner !== void 0 && /^[A-Za-z0-9-]+$/.test(owner) && name !== void 0 && /^[A-Za-z0-9._-]+$/.test(name) && name !== "." && name !== "..";
+  return ok ? null : `--repository ${JSON.stringify(repository)}: give OWNER/NAME (the owner letters, digits and -; the name letters, digits, ., _ and -)`;
+}
 function inputFlags(pairs, errors) {
   const inputs = /* @__PURE__ */ Object.create(null);
   for (const pair of pairs) {
@@ -1874,6 +1879,7 @@ export {
   parseFlags,
   onePositional,
   opt,
+  repositoryFlagProblem,
   inputFlags,
   parseOrExit
 };

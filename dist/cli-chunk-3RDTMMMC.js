@@ -17,8 +17,9 @@ import {
 import {
   onePositional,
   opt,
-  parseFlags
-} from "./cli-chunk-OO4AFAPN.js";
+  parseFlags,
+  repositoryFlagProblem
+} from "./cli-chunk-XLCNYJDI.js";
 
 // src/local-run/saved-ledger.ts
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -168,8 +169,10 @@ function parseReportFlags(argv) {
       const repository = f.str("repository");
       if (repository === void 0)
         errors.push("report needs --repository OWNER/NAME: the repository to post the check run to");
-      else if (!/^[\w.-]+\/[\w.-]+$/.test(repository))
-        errors.push(`--repository ${JSON.stringify(repository)}: give OWNER/NAME`);
+      else {
+        const problem = repositoryFlagProblem(repository);
+        if (problem !== null) errors.push(problem);
+      }
       const sha = f.str("sha");
       if (sha !== void 0 && !/^[0-9a-f]{40}$/i.test(sha))
         errors.push(`--sha ${JSON.stringify(sha)}: give the full 40-hex commit SHA`);

@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-YTS6F4ON.js";
+} from "./cli-chunk-SFDMLWMY.js";
 import {
   localModelCli,
   planAuto,
@@ -13,29 +13,29 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-ZG6A5I2D.js";
+} from "./cli-chunk-KNFENYFV.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-SK3WSRMI.js";
+import "./cli-chunk-BII5VOCH.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-UDQVUDJ7.js";
+} from "./cli-chunk-HMC3YF3O.js";
 import {
   checkedRepository,
   claudeNotLoggedInMessage,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-OO4AFAPN.js";
+} from "./cli-chunk-XLCNYJDI.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-YGGGWONH.js";
+import "./cli-chunk-FXTLPJ5R.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -5,7 +5,7 @@ import {
   gitObjectsProblem,
   outputFileProblem,
   writeFailureProblem
-} from "./cli-chunk-YGGGWONH.js";
+} from "./cli-chunk-FXTLPJ5R.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 export {
