@@ -39,6 +39,9 @@ export interface CheckRunNotCreated {
 }
 
 /** A run that ended before any node ran: a usage error, or a refusal (SPEC §5). */
+/** The most characters of what a fresh run is (its goal's first line, its graph) shown in its starting check run. */
+const START_WHAT_MAX_CHARS = 500;
+
 export type EarlyEnd = Extract<
   RunEnd,
   { kind: "usage-error" } | { kind: "refused" } | { kind: "setup-failed" }
@@ -169,7 +172,10 @@ export class RunReport {
       this.error(head.problem);
       return EXIT.usage;
     }
-    const notStarted = await this.start(runId, head.sha, `Run \`${runId}\` is starting: ${what}`);
+    // `what` is the operator's (a goal's first line, a graph's path): bounded, so a long one cannot push the
+    // starting summary past GitHub's limit (the full goal is in the ledger).
+    const shown = what.length > START_WHAT_MAX_CHARS ? `${what.slice(0, START_WHAT_MAX_CHARS)}…` : what;
+    const notStarted = await this.start(runId, head.sha, `Run \`${runId}\` is starting: ${shown}`);
     if (notStarted === null) return null;
     // Nothing ran yet: say why the check run could not be created, without a stack trace.
     this.error(`${notStarted.message}\nNothing was run.`);
