@@ -196,6 +196,7 @@ function createRecordingOctokit() {
 }
 
 // src/local-run/terminal-report.ts
+var START_WHAT_MAX_CHARS = 500;
 async function prepareFreshRun(o) {
   const secrets = cliSecrets(o.io.env);
   const report = RunReport.open({ command: o.command, flags: o.flags, io: o.io, secrets });
@@ -296,7 +297,8 @@ var RunReport = class _RunReport {
       this.error(head.problem);
       return EXIT.usage;
     }
-    const notStarted = await this.start(runId, head.sha, `Run \`${runId}\` is starting: ${what}`);
+    const shown = what.length > START_WHAT_MAX_CHARS ? `${what.slice(0, START_WHAT_MAX_CHARS)}\u2026` : what;
+    const notStarted = await this.start(runId, head.sha, `Run \`${runId}\` is starting: ${shown}`);
     if (notStarted === null) return null;
     this.error(`${notStarted.message}
 Nothing was run.`);

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-RWZJ5VNN.js";
+} from "./cli-chunk-6E5ELP6Z.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-LIE2LA5P.js";
