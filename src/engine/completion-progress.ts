@@ -8,8 +8,10 @@
  *
  * Plans are runtime-neutral (`runtime/declared-plan.ts`).
  */
+
+import { clip } from "../core/clip.js";
 import type { TokenUsage } from "../core/ledger-row.js";
-import { clip, type DeclaredPlan } from "../runtime/declared-plan.js";
+import type { DeclaredPlan } from "../runtime/declared-plan.js";
 import type { CompletionRecord } from "./run-state.js";
 
 /** Characters of one attempt's one-line reason kept (rows, `stoppedBy`, `state.json`). */

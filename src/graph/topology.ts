@@ -18,9 +18,11 @@ export function indexById<N extends TopologyNode>(nodes: readonly N[]): Map<stri
   return byId;
 }
 
-/** Every transitive `depends_on` parent of `id` (not `id` itself unless it lies on a cycle). */
-export function ancestorsOf(nodes: readonly TopologyNode[], id: string): Set<string> {
-  const byId = indexById(nodes);
+/**
+ * The transitive `depends_on` parents of `id` (not `id` itself unless it lies on a cycle), each once, as the
+ * walk up from `id` meets them: a caller that stops early walks only that far. Unknown ids are not parents.
+ */
+function* ancestorsFrom(byId: ReadonlyMap<string, TopologyNode>, id: string): Generator<string> {
   const seen = new Set<string>();
   const stack = [id];
   while (stack.length > 0) {
@@ -28,11 +30,16 @@ export function ancestorsOf(nodes: readonly TopologyNode[], id: string): Set<str
     for (const parent of current?.depends_on ?? []) {
       if (!seen.has(parent) && byId.has(parent)) {
         seen.add(parent);
+        yield parent;
         stack.push(parent);
       }
     }
   }
-  return seen;
+}
+
+/** Every transitive `depends_on` parent of `id` (not `id` itself unless it lies on a cycle). */
+export function ancestorsOf(nodes: readonly TopologyNode[], id: string): Set<string> {
+  return new Set(ancestorsFrom(indexById(nodes), id));
 }
 
 /**
@@ -40,17 +47,7 @@ export function ancestorsOf(nodes: readonly TopologyNode[], id: string): Set<str
  * up from `id` only until it is found: a node naming its parent costs one step, not a walk of the graph.
  */
 export function hasAncestor(byId: ReadonlyMap<string, TopologyNode>, id: string, candidate: string): boolean {
-  const seen = new Set<string>();
-  const stack = [id];
-  while (stack.length > 0) {
-    for (const parent of byId.get(stack.pop() ?? "")?.depends_on ?? []) {
-      if (parent === candidate && byId.has(parent)) return true;
-      if (!seen.has(parent) && byId.has(parent)) {
-        seen.add(parent);
-        stack.push(parent);
-      }
-    }
-  }
+  for (const ancestor of ancestorsFrom(byId, id)) if (ancestor === candidate) return true;
   return false;
 }
 

@@ -4,8 +4,10 @@
  * `--repository`, recorded with `--check-run-out`, never left half-done (a crash completes it) — and, when
  * the run finishes, the ledger printed, `--summary-out` written and the exit code decided.
  */
+
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { clip } from "../core/clip.js";
 import { startingCommit } from "../evidence/evidence-tree.js";
 import { CheckRunClient, CheckRunWriteError } from "../github/check-run.js";
 import { CheckRunReporter } from "../github/check-run-reporter.js";
@@ -174,7 +176,7 @@ export class RunReport {
     }
     // `what` is the operator's (a goal's first line, a graph's path): bounded, so a long one cannot push the
     // starting summary past GitHub's limit (the full goal is in the ledger).
-    const shown = what.length > START_WHAT_MAX_CHARS ? `${what.slice(0, START_WHAT_MAX_CHARS)}…` : what;
+    const shown = clip(what, START_WHAT_MAX_CHARS);
     const notStarted = await this.start(runId, head.sha, `Run \`${runId}\` is starting: ${shown}`);
     if (notStarted === null) return null;
     // Nothing ran yet: say why the check run could not be created, without a stack trace.

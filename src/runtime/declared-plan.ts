@@ -4,6 +4,7 @@
  * true/false`) both become {@link PlanItem}s, of which only `done` ones are closed. The agent turn
  * (`claude-turn.ts`, `codex-turn.ts`) reads it from the stream; the engine's completion gate judges it.
  */
+import { clip } from "../core/clip.js";
 
 /** One item of a plan the agent declared, runtime-neutral. */
 export interface PlanItem {
@@ -54,10 +55,4 @@ export function planOfCodexTodos(
   return todos === null
     ? null
     : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.completed })));
-}
-
-/** `text` cut to `chars` code points, the last one `…` when cut. */
-export function clip(text: string, chars: number): string {
-  const points = Array.from(text);
-  return points.length > chars ? `${points.slice(0, chars - 1).join("")}…` : text;
 }
