@@ -61,7 +61,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-KNFENYFV.js";
+} from "./cli-chunk-LKTKGGAU.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -80,10 +80,10 @@ import {
 } from "./cli-chunk-65TFX77S.js";
 import {
   cwdIssues
-} from "./cli-chunk-ILGUSWFS.js";
+} from "./cli-chunk-QZOVEDA3.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-BII5VOCH.js";
+} from "./cli-chunk-IMFOU6ZW.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -101,7 +101,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-HMC3YF3O.js";
+} from "./cli-chunk-FMDVH7O5.js";
 import {
   claudeNotLoggedInMessage,
   cliSecrets,
@@ -121,7 +121,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-XLCNYJDI.js";
+} from "./cli-chunk-OU6P7TWF.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,
@@ -297,7 +297,7 @@ var RunReport = class _RunReport {
       this.error(head.problem);
       return EXIT.usage;
     }
-    const shown = what.length > START_WHAT_MAX_CHARS ? `${what.slice(0, START_WHAT_MAX_CHARS)}\u2026` : what;
+    const shown = clip(what, START_WHAT_MAX_CHARS);
     const notStarted = await this.start(runId, head.sha, `Run \`${runId}\` is starting: ${shown}`);
     if (notStarted === null) return null;
     this.error(`${notStarted.message}

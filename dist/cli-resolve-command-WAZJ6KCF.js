@@ -9,13 +9,13 @@ import {
   formatSplice,
   fragmentsBeside,
   loadGraphFile
-} from "./cli-chunk-HMC3YF3O.js";
+} from "./cli-chunk-FMDVH7O5.js";
 import {
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-XLCNYJDI.js";
+} from "./cli-chunk-OU6P7TWF.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

@@ -6,7 +6,7 @@ import {
 import {
   cwdIssues,
   placedNodesOf
-} from "./cli-chunk-ILGUSWFS.js";
+} from "./cli-chunk-QZOVEDA3.js";
 import {
   arcQuotesItsPayload,
   feedbackReach,
@@ -18,7 +18,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-BII5VOCH.js";
+} from "./cli-chunk-IMFOU6ZW.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -30,14 +30,14 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-HMC3YF3O.js";
+} from "./cli-chunk-FMDVH7O5.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-XLCNYJDI.js";
+} from "./cli-chunk-OU6P7TWF.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

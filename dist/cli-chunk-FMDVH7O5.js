@@ -7,7 +7,7 @@ import {
   parseDuration,
   repositoryFlagProblem,
   runtimeFor
-} from "./cli-chunk-XLCNYJDI.js";
+} from "./cli-chunk-OU6P7TWF.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,
@@ -354,8 +354,7 @@ function indexById(nodes) {
   for (const node of nodes) if (!byId.has(node.id)) byId.set(node.id, node);
   return byId;
 }
-function ancestorsOf(nodes, id) {
-  const byId = indexById(nodes);
+function* ancestorsFrom(byId, id) {
   const seen = /* @__PURE__ */ new Set();
   const stack = [id];
   while (stack.length > 0) {
@@ -363,24 +362,17 @@ function ancestorsOf(nodes, id) {
     for (const parent of current?.depends_on ?? []) {
       if (!seen.has(parent) && byId.has(parent)) {
         seen.add(parent);
+        yield parent;
         stack.push(parent);
       }
     }
   }
-  return seen;
+}
+function ancestorsOf(nodes, id) {
+  return new Set(ancestorsFrom(indexById(nodes), id));
 }
 function hasAncestor(byId, id, candidate) {
-  const seen = /* @__PURE__ */ new Set();
-  const stack = [id];
-  while (stack.length > 0) {
-    for (const parent of byId.get(stack.pop() ?? "")?.depends_on ?? []) {
-      if (parent === candidate && byId.has(parent)) return true;
-      if (!seen.has(parent) && byId.has(parent)) {
-        seen.add(parent);
-        stack.push(parent);
-      }
-    }
-  }
+  for (const ancestor of ancestorsFrom(byId, id)) if (ancestor === candidate) return true;
   return false;
 }
 function dependentsOf(nodes, id) {

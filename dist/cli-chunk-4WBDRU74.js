@@ -19,7 +19,7 @@ import {
   opt,
   parseFlags,
   repositoryFlagProblem
-} from "./cli-chunk-XLCNYJDI.js";
+} from "./cli-chunk-OU6P7TWF.js";
 
 // src/local-run/saved-ledger.ts
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";

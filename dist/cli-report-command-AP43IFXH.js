@@ -4,7 +4,7 @@ import {
   REPORT_COMMAND_USAGE,
   parseReportFlags,
   readSavedLedger
-} from "./cli-chunk-3RDTMMMC.js";
+} from "./cli-chunk-4WBDRU74.js";
 import "./cli-chunk-5KWKE5IC.js";
 import {
   CheckRunClient,
@@ -22,7 +22,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-XLCNYJDI.js";
+} from "./cli-chunk-OU6P7TWF.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-6E5ELP6Z.js";
+} from "./cli-chunk-PSIV42EE.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-LIE2LA5P.js";
@@ -14,14 +14,14 @@ import {
   CliLeg,
   chooseVerifyCommand,
   emptyVerifyCommandProblem
-} from "./cli-chunk-KNFENYFV.js";
+} from "./cli-chunk-LKTKGGAU.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-ILGUSWFS.js";
-import "./cli-chunk-BII5VOCH.js";
+import "./cli-chunk-QZOVEDA3.js";
+import "./cli-chunk-IMFOU6ZW.js";
 import {
   REPORT,
   RUN_TIMEOUT,
@@ -29,14 +29,14 @@ import {
   VERIFY_REPEAT,
   VERIFY_TIMEOUT,
   readVerifyEnv
-} from "./cli-chunk-HMC3YF3O.js";
+} from "./cli-chunk-FMDVH7O5.js";
 import {
   checkedRepository,
   opt,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-XLCNYJDI.js";
+} from "./cli-chunk-OU6P7TWF.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

@@ -5,7 +5,7 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-3RDTMMMC.js";
+} from "./cli-chunk-4WBDRU74.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-PWLUMNAY.js";
@@ -14,7 +14,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-XLCNYJDI.js";
+} from "./cli-chunk-OU6P7TWF.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

@@ -4,11 +4,11 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-SFDMLWMY.js";
+} from "./cli-chunk-U75OERYJ.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-6E5ELP6Z.js";
+} from "./cli-chunk-PSIV42EE.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-LIE2LA5P.js";
@@ -20,17 +20,17 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-KNFENYFV.js";
+} from "./cli-chunk-LKTKGGAU.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-ILGUSWFS.js";
-import "./cli-chunk-BII5VOCH.js";
-import "./cli-chunk-HMC3YF3O.js";
+import "./cli-chunk-QZOVEDA3.js";
+import "./cli-chunk-IMFOU6ZW.js";
+import "./cli-chunk-FMDVH7O5.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-XLCNYJDI.js";
+} from "./cli-chunk-OU6P7TWF.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

@@ -31921,8 +31921,7 @@ function indexById(nodes) {
   for (const node3 of nodes) if (!byId.has(node3.id)) byId.set(node3.id, node3);
   return byId;
 }
-function ancestorsOf(nodes, id2) {
-  const byId = indexById(nodes);
+function* ancestorsFrom(byId, id2) {
   const seen = /* @__PURE__ */ new Set();
   const stack = [id2];
   while (stack.length > 0) {
@@ -31930,24 +31929,17 @@ function ancestorsOf(nodes, id2) {
     for (const parent of current?.depends_on ?? []) {
       if (!seen.has(parent) && byId.has(parent)) {
         seen.add(parent);
+        yield parent;
         stack.push(parent);
       }
     }
   }
-  return seen;
+}
+function ancestorsOf(nodes, id2) {
+  return new Set(ancestorsFrom(indexById(nodes), id2));
 }
 function hasAncestor(byId, id2, candidate) {
-  const seen = /* @__PURE__ */ new Set();
-  const stack = [id2];
-  while (stack.length > 0) {
-    for (const parent of byId.get(stack.pop() ?? "")?.depends_on ?? []) {
-      if (parent === candidate && byId.has(parent)) return true;
-      if (!seen.has(parent) && byId.has(parent)) {
-        seen.add(parent);
-        stack.push(parent);
-      }
-    }
-  }
+  for (const ancestor of ancestorsFrom(byId, id2)) if (ancestor === candidate) return true;
   return false;
 }
 function dependentsOf(nodes, id2) {
@@ -33936,6 +33928,12 @@ function lastLine(text2) {
   return oneLine(lines[lines.length - 1] ?? "");
 }
 
+// src/core/clip.ts
+function clip(text2, chars) {
+  const points = Array.from(text2);
+  return points.length > chars ? `${points.slice(0, chars - 1).join("")}\u2026` : text2;
+}
+
 // src/runtime/declared-plan.ts
 var PLAN_ITEMS_KEPT = 200;
 var PLAN_TEXT_CHARS = 300;
@@ -33951,10 +33949,6 @@ function planOfClaudeTodos(todos) {
 }
 function planOfCodexTodos(todos) {
   return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.completed })));
-}
-function clip(text2, chars) {
-  const points = Array.from(text2);
-  return points.length > chars ? `${points.slice(0, chars - 1).join("")}\u2026` : text2;
 }
 
 // src/runtime/claude-turn.ts

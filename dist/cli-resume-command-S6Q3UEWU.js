@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-6E5ELP6Z.js";
+} from "./cli-chunk-PSIV42EE.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-LIE2LA5P.js";
@@ -14,7 +14,7 @@ import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-KNFENYFV.js";
+} from "./cli-chunk-LKTKGGAU.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
@@ -22,12 +22,12 @@ import {
   isLocalAccountName,
   localApprover
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-ILGUSWFS.js";
-import "./cli-chunk-BII5VOCH.js";
+import "./cli-chunk-QZOVEDA3.js";
+import "./cli-chunk-IMFOU6ZW.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-HMC3YF3O.js";
+} from "./cli-chunk-FMDVH7O5.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -37,7 +37,7 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-XLCNYJDI.js";
+} from "./cli-chunk-OU6P7TWF.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

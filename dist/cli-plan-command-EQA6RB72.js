@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-SFDMLWMY.js";
+} from "./cli-chunk-U75OERYJ.js";
 import {
   localModelCli,
   planAuto,
@@ -13,22 +13,22 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-KNFENYFV.js";
+} from "./cli-chunk-LKTKGGAU.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-BII5VOCH.js";
+import "./cli-chunk-IMFOU6ZW.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-HMC3YF3O.js";
+} from "./cli-chunk-FMDVH7O5.js";
 import {
   checkedRepository,
   claudeNotLoggedInMessage,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-XLCNYJDI.js";
+} from "./cli-chunk-OU6P7TWF.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

@@ -482,6 +482,12 @@ function lastLine(text) {
   return oneLine(lines[lines.length - 1] ?? "");
 }
 
+// src/core/clip.ts
+function clip(text, chars) {
+  const points = Array.from(text);
+  return points.length > chars ? `${points.slice(0, chars - 1).join("")}\u2026` : text;
+}
+
 // src/runtime/declared-plan.ts
 var PLAN_ITEMS_KEPT = 200;
 var PLAN_TEXT_CHARS = 300;
@@ -497,10 +503,6 @@ function planOfClaudeTodos(todos) {
 }
 function planOfCodexTodos(todos) {
   return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.completed })));
-}
-function clip(text, chars) {
-  const points = Array.from(text);
-  return points.length > chars ? `${points.slice(0, chars - 1).join("")}\u2026` : text;
 }
 
 // src/runtime/claude-turn.ts

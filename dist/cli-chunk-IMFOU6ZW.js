@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-HMC3YF3O.js";
+} from "./cli-chunk-FMDVH7O5.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {
